@@ -1,0 +1,33 @@
+# Third-party dependencies, all from Debian packages (see README).
+find_package(Threads REQUIRED)
+find_package(HDF5 REQUIRED COMPONENTS C)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(nlohmann_json 3.10 CONFIG REQUIRED)
+find_package(fmt CONFIG REQUIRED)
+
+find_path(RANDOM123_INCLUDE_DIR Random123/philox.h REQUIRED)
+add_library(fastmu_random123 INTERFACE)
+target_include_directories(fastmu_random123 SYSTEM INTERFACE ${RANDOM123_INCLUDE_DIR})
+
+add_library(fastmu_hdf5 INTERFACE)
+target_include_directories(fastmu_hdf5 SYSTEM INTERFACE ${HDF5_C_INCLUDE_DIRS} ${HDF5_INCLUDE_DIRS})
+target_link_libraries(fastmu_hdf5 INTERFACE ${HDF5_C_LIBRARIES} ${HDF5_LIBRARIES})
+target_compile_definitions(fastmu_hdf5 INTERFACE ${HDF5_C_DEFINITIONS} ${HDF5_DEFINITIONS})
+
+if(FASTMU_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(FASTMU_BUILD_BENCH)
+  find_package(benchmark CONFIG QUIET)
+endif()
+if(FASTMU_BUILD_PYTHON)
+  if(EXISTS /usr/bin/python3 AND NOT Python3_EXECUTABLE AND NOT Python_EXECUTABLE)
+    # Debian's interpreter, where python3-numpy and friends live.
+    set(Python_EXECUTABLE /usr/bin/python3)
+  endif()
+  find_package(Python COMPONENTS Interpreter Development.Module QUIET)
+  if(Python_FOUND)
+    set(PYBIND11_FINDPYTHON ON)
+    find_package(pybind11 CONFIG QUIET)
+  endif()
+endif()

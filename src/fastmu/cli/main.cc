@@ -1,0 +1,37 @@
+// fastmu: GPU-fast muon transport through matter and magnetic fields by
+// histogram sampling.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "fastmu/cli/Commands.hh"
+#include "fastmu/core/Error.hh"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "fastmu " FASTMU_VERSION
+      ": muon transport through matter and magnetic fields by histogram sampling.\n"
+      "Units: metres, GeV/c, tesla. Run 'fastmu COMMAND --help' for each command."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "fastmu " FASTMU_VERSION);
+  fastmu::cli::register_physics_commands(app);
+  fastmu::cli::register_tables_commands(app);
+  fastmu::cli::register_run_command(app);
+  fastmu::cli::register_bench_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    // One line, naming the option and what is wrong.
+    std::fprintf(stderr, "fastmu: error: %s (see 'fastmu --help')\n", e.what());
+    return 2;
+  } catch (const fastmu::Error& e) {
+    std::fprintf(stderr, "fastmu: error: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fastmu: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}
