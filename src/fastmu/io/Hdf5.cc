@@ -1,0 +1,228 @@
+#include "fastmu/io/Hdf5.hh"
+
+#include <cstdint>
+
+#include "fastmu/core/Error.hh"
+
+namespace fastmu::io::h5 {
+namespace {
+
+template <class T>
+hid_t native_type() {
+  if constexpr (std::is_same_v<T, double>) return H5T_NATIVE_DOUBLE;
+  else if constexpr (std::is_same_v<T, float>) return H5T_NATIVE_FLOAT;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return H5T_NATIVE_INT32;
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return H5T_NATIVE_UINT32;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return H5T_NATIVE_INT64;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return H5T_NATIVE_UINT64;
+  else static_assert(sizeof(T) == 0, "unsupported HDF5 element type");
+}
+
+Handle open_attribute(hid_t obj, const std::string& name, const std::string& source) {
+  if (!has_attribute(obj, name)) throw Error(source + ": attribute '" + name + "' is missing");
+  Handle a(H5Aopen(obj, name.c_str(), H5P_DEFAULT));
+  if (!a.valid()) throw Error(source + ": cannot open attribute '" + name + "'");
+  return a;
+}
+
+void check(herr_t status, const std::string& what) {
+  if (status < 0) throw Error("HDF5 error: " + what);
+}
+
+}  // namespace
+
+void Handle::reset() {
+  if (id_ < 0) return;
+  switch (H5Iget_type(id_)) {
+    case H5I_FILE: H5Fclose(id_); break;
+    case H5I_GROUP: H5Gclose(id_); break;
+    case H5I_DATASET: H5Dclose(id_); break;
+    case H5I_DATASPACE: H5Sclose(id_); break;
+    case H5I_DATATYPE: H5Tclose(id_); break;
+    case H5I_ATTR: H5Aclose(id_); break;
+    case H5I_GENPROP_LST: H5Pclose(id_); break;
+    default: break;
+  }
+  id_ = H5I_INVALID_HID;
+}
+
+void silence_hdf5_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+Handle open_file(const std::string& path) {
+  silence_hdf5_errors();
+  if (H5Fis_hdf5(path.c_str()) <= 0) {
+    throw Error(path + ": not a readable HDF5 file");
+  }
+  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  if (!f.valid()) throw Error(path + ": cannot open HDF5 file");
+  return f;
+}
+
+Handle create_file(const std::string& path) {
+  silence_hdf5_errors();
+  Handle f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  if (!f.valid()) throw Error(path + ": cannot create HDF5 file");
+  return f;
+}
+
+bool has_dataset(hid_t file, const std::string& name) {
+  return H5Lexists(file, name.c_str(), H5P_DEFAULT) > 0 &&
+         H5Oexists_by_name(file, name.c_str(), H5P_DEFAULT) > 0;
+}
+
+bool has_attribute(hid_t obj, const std::string& name) {
+  return H5Aexists(obj, name.c_str()) > 0;
+}
+
+std::vector<hsize_t> dataset_shape(hid_t file, const std::string& name, const std::string& source) {
+  if (!has_dataset(file, name)) throw Error(source + ": dataset '" + name + "' is missing");
+  Handle d(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  if (!d.valid()) throw Error(source + ": cannot open dataset '" + name + "'");
+  Handle space(H5Dget_space(d.get()));
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0) throw Error(source + ": dataset '" + name + "' has no simple shape");
+  std::vector<hsize_t> dims(rank);
+  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  return dims;
+}
+
+template <class T>
+std::vector<T> read_dataset(hid_t file, const std::string& name, const std::string& source) {
+  const auto dims = dataset_shape(file, name, source);
+  std::size_t n = 1;
+  for (auto d : dims) n *= d;
+  Handle d(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  Handle type(H5Dget_type(d.get()));
+  const H5T_class_t cls = H5Tget_class(type.get());
+  if (cls != H5T_INTEGER && cls != H5T_FLOAT) {
+    throw Error(source + ": dataset '" + name + "' is not numeric");
+  }
+  std::vector<T> out(n);
+  if (n > 0 && H5Dread(d.get(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
+    throw Error(source + ": cannot read dataset '" + name + "'");
+  }
+  return out;
+}
+
+template <class T>
+void write_dataset(hid_t file, const std::string& name, const std::vector<hsize_t>& shape,
+                   const T* data) {
+  Handle space(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr));
+  Handle plist(H5Pcreate(H5P_DATASET_CREATE));
+  std::size_t n = 1;
+  for (auto d : shape) n *= d;
+  if (n >= 4096 && !shape.empty()) {
+    std::vector<hsize_t> chunk(shape);
+    // Chunks of at most ~1 MiB along the first axis.
+    std::size_t row = n / shape[0];
+    chunk[0] = std::max<hsize_t>(1, std::min<hsize_t>(shape[0], (1u << 20) / (sizeof(T) * row) + 1));
+    H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data());
+    H5Pset_deflate(plist.get(), 4);
+  }
+  Handle d(H5Dcreate2(file, name.c_str(), native_type<T>(), space.get(), H5P_DEFAULT, plist.get(),
+                      H5P_DEFAULT));
+  if (!d.valid()) throw Error("cannot create HDF5 dataset '" + name + "'");
+  check(H5Dwrite(d.get(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+        "cannot write dataset '" + name + "'");
+}
+
+void write_attribute(hid_t obj, const std::string& name, const std::string& value) {
+  Handle type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(type.get(), value.empty() ? 1 : value.size());
+  H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+  Handle space(H5Screate(H5S_SCALAR));
+  Handle a(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  check(H5Awrite(a.get(), type.get(), value.empty() ? "" : value.data()),
+        "cannot write attribute '" + name + "'");
+}
+
+void write_attribute(hid_t obj, const std::string& name, double value) {
+  Handle space(H5Screate(H5S_SCALAR));
+  Handle a(H5Acreate2(obj, name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  check(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value), "cannot write attribute '" + name + "'");
+}
+
+void write_attribute(hid_t obj, const std::string& name, long long value) {
+  Handle space(H5Screate(H5S_SCALAR));
+  Handle a(H5Acreate2(obj, name.c_str(), H5T_NATIVE_LLONG, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  check(H5Awrite(a.get(), H5T_NATIVE_LLONG, &value), "cannot write attribute '" + name + "'");
+}
+
+void write_attribute(hid_t obj, const std::string& name, const std::vector<double>& values) {
+  const hsize_t n = values.size();
+  Handle space(H5Screate_simple(1, &n, nullptr));
+  Handle a(H5Acreate2(obj, name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  check(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, values.data()), "cannot write attribute '" + name + "'");
+}
+
+std::string read_string_attribute(hid_t obj, const std::string& name, const std::string& source) {
+  Handle a = open_attribute(obj, name, source);
+  Handle type(H5Aget_type(a.get()));
+  if (H5Tget_class(type.get()) != H5T_STRING) {
+    throw Error(source + ": attribute '" + name + "' is not a string");
+  }
+  if (H5Tis_variable_str(type.get()) > 0) {
+    char* value = nullptr;
+    Handle mem(H5Tcopy(H5T_C_S1));
+    H5Tset_size(mem.get(), H5T_VARIABLE);
+    check(H5Aread(a.get(), mem.get(), &value), "cannot read attribute '" + name + "'");
+    std::string out = value ? value : "";
+    H5free_memory(value);
+    return out;
+  }
+  const std::size_t size = H5Tget_size(type.get());
+  std::string out(size, '\0');
+  check(H5Aread(a.get(), type.get(), out.data()), "cannot read attribute '" + name + "'");
+  while (!out.empty() && out.back() == '\0') out.pop_back();
+  return out;
+}
+
+std::vector<double> read_double_array_attribute(hid_t obj, const std::string& name,
+                                                const std::string& source) {
+  Handle a = open_attribute(obj, name, source);
+  Handle type(H5Aget_type(a.get()));
+  const H5T_class_t cls = H5Tget_class(type.get());
+  if (cls != H5T_INTEGER && cls != H5T_FLOAT) {
+    throw Error(source + ": attribute '" + name + "' is not numeric");
+  }
+  Handle space(H5Aget_space(a.get()));
+  const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  std::vector<double> out(n > 0 ? n : 0);
+  if (!out.empty()) {
+    check(H5Aread(a.get(), H5T_NATIVE_DOUBLE, out.data()), "cannot read attribute '" + name + "'");
+  }
+  return out;
+}
+
+double read_double_attribute(hid_t obj, const std::string& name, const std::string& source) {
+  const auto v = read_double_array_attribute(obj, name, source);
+  if (v.size() != 1) throw Error(source + ": attribute '" + name + "' is not a scalar");
+  return v[0];
+}
+
+long long read_int_attribute(hid_t obj, const std::string& name, const std::string& source) {
+  Handle a = open_attribute(obj, name, source);
+  long long value = 0;
+  Handle space(H5Aget_space(a.get()));
+  if (H5Sget_simple_extent_npoints(space.get()) != 1) {
+    throw Error(source + ": attribute '" + name + "' is not a scalar");
+  }
+  check(H5Aread(a.get(), H5T_NATIVE_LLONG, &value), "cannot read attribute '" + name + "'");
+  return value;
+}
+
+template std::vector<double> read_dataset<double>(hid_t, const std::string&, const std::string&);
+template std::vector<float> read_dataset<float>(hid_t, const std::string&, const std::string&);
+template std::vector<std::int32_t> read_dataset<std::int32_t>(hid_t, const std::string&, const std::string&);
+template std::vector<std::uint32_t> read_dataset<std::uint32_t>(hid_t, const std::string&, const std::string&);
+template std::vector<std::int64_t> read_dataset<std::int64_t>(hid_t, const std::string&, const std::string&);
+template std::vector<std::uint64_t> read_dataset<std::uint64_t>(hid_t, const std::string&, const std::string&);
+template void write_dataset<double>(hid_t, const std::string&, const std::vector<hsize_t>&, const double*);
+template void write_dataset<float>(hid_t, const std::string&, const std::vector<hsize_t>&, const float*);
+template void write_dataset<std::int32_t>(hid_t, const std::string&, const std::vector<hsize_t>&, const std::int32_t*);
+template void write_dataset<std::uint32_t>(hid_t, const std::string&, const std::vector<hsize_t>&, const std::uint32_t*);
+template void write_dataset<std::int64_t>(hid_t, const std::string&, const std::vector<hsize_t>&, const std::int64_t*);
+template void write_dataset<std::uint64_t>(hid_t, const std::string&, const std::vector<hsize_t>&, const std::uint64_t*);
+
+}  // namespace fastmu::io::h5

@@ -1,0 +1,71 @@
+// Thin RAII helpers over the HDF5 C API (files readable with h5py).
+#pragma once
+
+#include <hdf5.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fastmu::io::h5 {
+
+// Owns one HDF5 identifier and closes it with the matching H5?close.
+class Handle {
+ public:
+  Handle() = default;
+  explicit Handle(hid_t id) : id_(id) {}
+  ~Handle() { reset(); }
+  Handle(Handle&& o) noexcept : id_(std::exchange(o.id_, H5I_INVALID_HID)) {}
+  Handle& operator=(Handle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      id_ = std::exchange(o.id_, H5I_INVALID_HID);
+    }
+    return *this;
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+
+  hid_t get() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+  void reset();
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+};
+
+// Silences HDF5's own error printing: fastmu reports one line per error itself.
+void silence_hdf5_errors();
+
+// Opens an existing file read-only; throws fastmu::Error naming the path.
+Handle open_file(const std::string& path);
+// Creates (truncates) a file for writing; throws fastmu::Error naming the path.
+Handle create_file(const std::string& path);
+
+bool has_dataset(hid_t file, const std::string& name);
+bool has_attribute(hid_t obj, const std::string& name);
+
+// Shape of a dataset; throws fastmu::Error("<file>: dataset '<name>' is missing") if absent.
+std::vector<hsize_t> dataset_shape(hid_t file, const std::string& name, const std::string& source);
+
+// Reads a whole numeric dataset converted to T (double, float, int32, uint64...).
+template <class T>
+std::vector<T> read_dataset(hid_t file, const std::string& name, const std::string& source);
+
+// Writes a numeric dataset of the given shape (gzip-compressed when large).
+template <class T>
+void write_dataset(hid_t file, const std::string& name, const std::vector<hsize_t>& shape,
+                   const T* data);
+
+// Attributes on a file, group or dataset.
+void write_attribute(hid_t obj, const std::string& name, const std::string& value);
+void write_attribute(hid_t obj, const std::string& name, double value);
+void write_attribute(hid_t obj, const std::string& name, long long value);
+void write_attribute(hid_t obj, const std::string& name, const std::vector<double>& values);
+std::string read_string_attribute(hid_t obj, const std::string& name, const std::string& source);
+double read_double_attribute(hid_t obj, const std::string& name, const std::string& source);
+long long read_int_attribute(hid_t obj, const std::string& name, const std::string& source);
+std::vector<double> read_double_array_attribute(hid_t obj, const std::string& name,
+                                                const std::string& source);
+
+}  // namespace fastmu::io::h5
