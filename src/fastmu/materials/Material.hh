@@ -29,6 +29,14 @@ struct DensityEffect {
   double delta(double beta_gamma) const;
 };
 
+// Sternheimer & Peierls (Phys. Rev. B 3 (1971) 3681) general parameters, the
+// way Geant4 (G4IonisParamMat) uses them for materials without a Sternheimer
+// (1984) fit: cbar = 1 + 2 ln(I / hbar omega_p), x0/x1/m by state and I, a for
+// continuity at x0. single_z: the Z of a one-element material (H and He
+// have special values), else 0.
+DensityEffect sternheimer_peierls_density_effect(double mean_excitation_ev, double plasma_energy_ev,
+                                                 bool gas, int single_z = 0);
+
 struct MaterialComponent {
   int z = 0;
   double a_g_per_mol = 0;   // the element's A, or an effective one (standard rock: Z = 11, A = 22)
@@ -41,15 +49,19 @@ struct Material {
   double mean_excitation_ev = 0;       // I
   std::vector<MaterialComponent> components;  // mass fractions summing to 1
   DensityEffect density_effect;
+  bool gas = false;                    // state (only the density-effect parameters depend on it)
 
   // <Z/A> in mol/g.
   double z_over_a() const;
   // Electrons per cm^3.
   double electron_density_per_cm3() const;
+  // Plasma energy hbar omega_p = sqrt(4 pi n_e r_e) hbar c, in eV (Fe: 55.17 eV).
+  double plasma_energy_ev() const;
   // Radiation length in g/cm^2 (Tsai, PDG 34.4.1) and in metres.
   double radiation_length_g_cm2() const;
   double radiation_length_m() const;
-  // One line for metadata: "G4_Fe: 7.874 g/cm3, I = 286 eV, Fe 1".
+  // One line for metadata: "G4_Fe: 7.874 g/cm3, I = 286 eV, Fe 1"
+  // (mixtures: "..., H 0.111907, O 0.888093", mass fractions).
   std::string definition() const;
 };
 

@@ -1,0 +1,115 @@
+// The built-in materials: Geant4 NIST definitions (G4NistMaterialBuilder:
+// densities, compositions and I as Geant4 11 has them) and standard rock.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fastmu/materials/MaterialData.hh"
+
+namespace fastmu::materials_detail {
+namespace {
+
+// Geant4's universe_mean_density (CLHEP), the density of G4_Galactic.
+constexpr double kUniverseMeanDensityGCm3 = 1.0e-25;
+
+enum class Amount { mass_fraction, atom_count };
+
+struct CompoundDef {
+  const char* name;
+  double density_g_cm3;
+  double mean_excitation_ev;  // 0: Bragg additivity (Geant4 gives none)
+  bool gas;
+  Amount amount;
+  std::vector<std::pair<int, double>> parts;  // (Z, mass fraction or atoms)
+};
+
+MaterialSpec to_spec(const CompoundDef& def) {
+  MaterialSpec spec;
+  spec.name = def.name;
+  spec.density_g_cm3 = def.density_g_cm3;
+  spec.mean_excitation_ev = def.mean_excitation_ev;
+  spec.gas = def.gas;
+  double total = 0;
+  for (const auto& [z, amount] : def.parts) {
+    const Element& e = element_by_z(z);
+    const double mass = def.amount == Amount::atom_count ? amount * e.a_g_per_mol : amount;
+    spec.components.push_back({z, e.a_g_per_mol, mass});
+    total += mass;
+  }
+  // Geant4 renormalises the listed fractions too.
+  for (MaterialComponent& c : spec.components) c.mass_fraction /= total;
+  return spec;
+}
+
+std::vector<CompoundDef> compound_definitions() {
+  using A = Amount;
+  return {
+      // NIST compounds
+      {"G4_WATER", 1.0, 78.0, false, A::atom_count, {{1, 2}, {8, 1}}},
+      {"G4_AIR", 0.00120479, 85.7, true, A::mass_fraction,
+       {{6, 0.000124}, {7, 0.755267}, {8, 0.231781}, {18, 0.012827}}},
+      {"G4_CONCRETE", 2.3, 135.2, false, A::mass_fraction,
+       {{1, 0.01}, {6, 0.001}, {8, 0.529107}, {11, 0.016}, {12, 0.002}, {13, 0.033872},
+        {14, 0.337021}, {19, 0.013}, {20, 0.044}, {26, 0.014}}},
+      {"G4_POLYETHYLENE", 0.94, 57.4, false, A::atom_count, {{6, 1}, {1, 2}}},
+      {"G4_KAPTON", 1.42, 79.6, false, A::atom_count, {{6, 22}, {1, 10}, {7, 2}, {8, 5}}},
+      {"G4_SILICON_DIOXIDE", 2.32, 139.2, false, A::mass_fraction, {{8, 0.532565}, {14, 0.467435}}},
+      {"G4_CESIUM_IODIDE", 4.51, 553.1, false, A::atom_count, {{55, 1}, {53, 1}}},
+      {"G4_SODIUM_IODIDE", 3.667, 452.0, false, A::mass_fraction, {{11, 0.153373}, {53, 0.846627}}},
+      {"G4_TITANIUM_DIOXIDE", 4.26, 179.5, false, A::mass_fraction, {{8, 0.400592}, {22, 0.599408}}},
+      {"G4_BGO", 7.13, 534.1, false, A::atom_count, {{83, 4}, {32, 3}, {8, 12}}},
+      {"G4_CALCIUM_CARBONATE", 2.8, 136.4, false, A::atom_count, {{20, 1}, {6, 1}, {8, 3}}},
+      {"G4_GRAPHITE", 2.21, 78.0, false, A::atom_count, {{6, 1}}},
+      // HEP and nuclear materials
+      {"G4_lH2", 0.0708, 21.8, false, A::atom_count, {{1, 1}}},
+      {"G4_lN2", 0.807, 82.0, false, A::atom_count, {{7, 1}}},
+      {"G4_lO2", 1.141, 95.0, false, A::atom_count, {{8, 1}}},
+      {"G4_lAr", 1.396, 188.0, false, A::atom_count, {{18, 1}}},
+      {"G4_lKr", 2.418, 352.0, false, A::atom_count, {{36, 1}}},
+      {"G4_lXe", 2.953, 482.0, false, A::atom_count, {{54, 1}}},
+      // Liquid lead: named in fastmu's interface contract but not in Geant4's
+      // NIST database. fastmu defines it as lead at its melting point
+      // (10.66 g/cm3, CRC Handbook) with the element's I (823 eV).
+      {"G4_lPb", 10.66, 823.0, false, A::atom_count, {{82, 1}}},
+      {"G4_PbWO4", 8.28, 0.0, false, A::atom_count, {{8, 4}, {82, 1}, {74, 1}}},
+      {"G4_Galactic", kUniverseMeanDensityGCm3, 21.8, true, A::atom_count, {{1, 1}}},
+      {"G4_GRAPHITE_POROUS", 1.7, 78.0, false, A::atom_count, {{6, 1}}},
+      {"G4_BRASS", 8.52, 0.0, false, A::atom_count, {{29, 62}, {30, 35}, {82, 3}}},
+      {"G4_BRONZE", 8.82, 0.0, false, A::atom_count, {{29, 89}, {30, 9}, {82, 2}}},
+      {"G4_STAINLESS-STEEL", 8.00, 0.0, false, A::atom_count, {{26, 74}, {24, 18}, {28, 8}}},
+  };
+}
+
+// Standard rock (D.E. Groom, N.V. Mokhov, S.I. Striganov, Atom. Data Nucl.
+// Data Tables 78 (2001) 183): a fictitious Z = 11, A = 22 medium with
+// rho = 2.65 g/cm3, I = 136.4 eV and the Sternheimer parameters of CaCO3.
+Material standard_rock() {
+  Material m;
+  m.name = "StandardRock";
+  m.density_g_cm3 = 2.65;
+  m.mean_excitation_ev = 136.4;
+  m.components = {{11, 22.0, 1.0}};
+  m.density_effect = {3.7738, 0.0492, 3.0549, 0.0830, 3.4120, 0.0};
+  return m;
+}
+
+}  // namespace
+
+std::vector<Material> make_builtin_materials() {
+  std::vector<Material> out;
+  for (int z = 1; z <= kMaxZ; ++z) {
+    const Element& e = element_by_z(z);
+    MaterialSpec spec;
+    spec.name = std::string("G4_") + e.symbol;
+    spec.density_g_cm3 = simple_material(z).density_g_cm3;
+    spec.mean_excitation_ev = e.mean_excitation_ev;
+    spec.gas = simple_material(z).gas;
+    spec.components = {{z, e.a_g_per_mol, 1.0}};
+    out.push_back(finish_material(std::move(spec)));
+  }
+  for (const CompoundDef& def : compound_definitions()) out.push_back(finish_material(to_spec(def)));
+  out.push_back(standard_rock());
+  return out;
+}
+
+}  // namespace fastmu::materials_detail

@@ -1,0 +1,250 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "fastmu/core/Error.hh"
+#include "fastmu/materials/Material.hh"
+
+namespace fastmu {
+namespace {
+
+double fraction_of(const Material& m, int z) {
+  for (const MaterialComponent& c : m.components) {
+    if (c.z == z) return c.mass_fraction;
+  }
+  return 0.0;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(MaterialLibrary, RequiredMaterialsExist) {
+  const MaterialLibrary& lib = builtin_materials();
+  for (const char* name :
+       {"G4_Galactic", "vacuum", "G4_H", "G4_C", "G4_GRAPHITE", "G4_Al", "G4_Si", "G4_Ti", "G4_Fe",
+        "G4_Ni", "G4_Cu", "G4_Zn", "G4_Ag", "G4_Sn", "G4_W", "G4_Pt", "G4_Au", "G4_Pb", "G4_U",
+        "G4_WATER", "G4_AIR", "G4_CONCRETE", "G4_STAINLESS-STEEL", "G4_BRASS", "G4_POLYETHYLENE",
+        "G4_PbWO4", "G4_BGO", "G4_KAPTON", "G4_Ar", "G4_lAr", "G4_SILICON_DIOXIDE",
+        "G4_CESIUM_IODIDE", "StandardRock", "G4_STANDARD_ROCK", "standard_rock"}) {
+    EXPECT_TRUE(lib.contains(name)) << name;
+    EXPECT_NO_THROW(lib.find(name)) << name;
+  }
+}
+
+TEST(MaterialLibrary, AliasesResolveToTheSameMaterial) {
+  const MaterialLibrary& lib = builtin_materials();
+  EXPECT_EQ(&lib.find("vacuum"), &lib.find("G4_Galactic"));
+  EXPECT_EQ(&lib.find("G4_STANDARD_ROCK"), &lib.find("StandardRock"));
+  EXPECT_EQ(&lib.find("standard_rock"), &lib.find("StandardRock"));
+  EXPECT_EQ(lib.find("vacuum").name, "G4_Galactic");
+}
+
+TEST(MaterialLibrary, UnknownNameErrorIsOneLineNamingKnownOnes) {
+  const std::string msg = error_of([] { builtin_materials().find("G4_Unobtainium"); });
+  EXPECT_NE(msg.find("unknown material 'G4_Unobtainium'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("known:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("G4_Fe"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  EXPECT_FALSE(builtin_materials().contains("G4_Unobtainium"));
+  EXPECT_FALSE(builtin_materials().contains("g4_fe"));  // names are case-sensitive, like Geant4's
+}
+
+TEST(MaterialLibrary, NamesAreSortedCanonicalAndComplete) {
+  const std::vector<std::string> names = builtin_materials().names();
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  EXPECT_GE(names.size(), 98u + 20u);
+  EXPECT_NE(std::find(names.begin(), names.end(), "G4_Fe"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "G4_Cf"), names.end());
+  EXPECT_EQ(std::find(names.begin(), names.end(), "vacuum"), names.end());
+}
+
+TEST(MaterialLibrary, LiquidLeadOfTheInterfaceContractExists) {
+  // interfaces.md names G4_lPb; Geant4's NIST database lacks it, fastmu defines it.
+  const Material& lpb = builtin_materials().find("G4_lPb");
+  EXPECT_DOUBLE_EQ(lpb.density_g_cm3, 10.66);
+  EXPECT_DOUBLE_EQ(lpb.mean_excitation_ev, 823.0);
+  ASSERT_EQ(lpb.components.size(), 1u);
+  EXPECT_EQ(lpb.components[0].z, 82);
+}
+
+TEST(MaterialLibrary, EveryMaterialIsConsistent) {
+  const MaterialLibrary& lib = builtin_materials();
+  for (const std::string& name : lib.names()) {
+    const Material& m = lib.find(name);
+    EXPECT_EQ(m.name, name);
+    EXPECT_GT(m.density_g_cm3, 0.0) << name;
+    EXPECT_GT(m.mean_excitation_ev, 0.0) << name;
+    ASSERT_FALSE(m.components.empty()) << name;
+    double sum = 0;
+    for (const MaterialComponent& c : m.components) {
+      EXPECT_GT(c.mass_fraction, 0.0) << name;
+      EXPECT_GE(c.z, 1) << name;
+      EXPECT_GT(c.a_g_per_mol, 0.0) << name;
+      sum += c.mass_fraction;
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-12) << name;
+    EXPECT_GT(m.z_over_a(), 0.35) << name;
+    EXPECT_LE(m.z_over_a(), 1.0) << name;
+    EXPECT_TRUE(std::isfinite(m.radiation_length_g_cm2())) << name;
+    EXPECT_EQ(m.definition().rfind(name + ": ", 0), 0u) << m.definition();
+  }
+}
+
+TEST(MaterialLibrary, Iron) {
+  const Material& fe = builtin_materials().find("G4_Fe");
+  EXPECT_DOUBLE_EQ(fe.density_g_cm3, 7.874);
+  EXPECT_DOUBLE_EQ(fe.mean_excitation_ev, 286.0);
+  EXPECT_NEAR(fe.z_over_a(), 26.0 / 55.845, 1e-15);
+  EXPECT_NEAR(fe.electron_density_per_cm3(), 7.874 * 6.02214076e23 * 26.0 / 55.845, 1e9);
+  // PDG: X0(Fe) = 13.84 g/cm2, 1.757 cm.
+  EXPECT_NEAR(fe.radiation_length_g_cm2(), 13.84, 0.01);
+  EXPECT_NEAR(fe.radiation_length_m(), 0.01757, 0.00002);
+  EXPECT_EQ(fe.definition(), "G4_Fe: 7.874 g/cm3, I = 286 eV, Fe 1");
+  EXPECT_FALSE(fe.gas);
+}
+
+TEST(MaterialLibrary, RadiationLengthsMatchPdg) {
+  // PDG atomic and nuclear properties, g/cm2.
+  const std::pair<const char*, double> pdg[] = {
+      {"G4_WATER", 36.08}, {"G4_Pb", 6.37},   {"G4_Cu", 12.86},        {"G4_Al", 24.01},
+      {"G4_W", 6.76},      {"G4_AIR", 36.62}, {"StandardRock", 26.54}, {"G4_H", 63.04},
+      {"G4_U", 6.00},      {"G4_Si", 21.82}};
+  for (const auto& [name, x0] : pdg) {
+    EXPECT_NEAR(builtin_materials().find(name).radiation_length_g_cm2(), x0, 0.002 * x0) << name;
+  }
+}
+
+TEST(MaterialLibrary, ConcreteIsGeant4s) {
+  const Material& c = builtin_materials().find("G4_CONCRETE");
+  EXPECT_DOUBLE_EQ(c.density_g_cm3, 2.3);
+  EXPECT_DOUBLE_EQ(c.mean_excitation_ev, 135.2);
+  EXPECT_EQ(c.components.size(), 10u);
+  EXPECT_NEAR(fraction_of(c, 1), 0.01, 1e-9);
+  EXPECT_NEAR(fraction_of(c, 8), 0.529107, 1e-9);
+  EXPECT_NEAR(fraction_of(c, 14), 0.337021, 1e-9);
+  EXPECT_NEAR(fraction_of(c, 20), 0.044, 1e-9);
+  EXPECT_NEAR(fraction_of(c, 26), 0.014, 1e-9);
+  EXPECT_DOUBLE_EQ(c.density_effect.cbar, 3.9464);
+  EXPECT_DOUBLE_EQ(c.density_effect.x0, 0.1301);
+  EXPECT_DOUBLE_EQ(c.density_effect.x1, 3.0466);
+  EXPECT_NEAR(c.density_effect.a, 0.07515, 2e-4);
+  EXPECT_NEAR(c.plasma_energy_ev(), 30.986, 0.01);
+}
+
+TEST(MaterialLibrary, StandardRockIsGroomMokhovStriganov) {
+  const Material& r = builtin_materials().find("standard_rock");
+  EXPECT_EQ(r.name, "StandardRock");
+  ASSERT_EQ(r.components.size(), 1u);
+  EXPECT_EQ(r.components[0].z, 11);
+  EXPECT_DOUBLE_EQ(r.components[0].a_g_per_mol, 22.0);
+  EXPECT_DOUBLE_EQ(r.density_g_cm3, 2.65);
+  EXPECT_DOUBLE_EQ(r.mean_excitation_ev, 136.4);
+  EXPECT_NEAR(r.z_over_a(), 0.5, 1e-15);
+  const DensityEffect& d = r.density_effect;
+  EXPECT_DOUBLE_EQ(d.cbar, 3.7738);
+  EXPECT_DOUBLE_EQ(d.x0, 0.0492);
+  EXPECT_DOUBLE_EQ(d.x1, 3.0549);
+  EXPECT_DOUBLE_EQ(d.a, 0.0830);
+  EXPECT_DOUBLE_EQ(d.m, 3.4120);
+  EXPECT_DOUBLE_EQ(d.delta0, 0.0);
+}
+
+TEST(MaterialLibrary, CompoundsFromAtomCounts) {
+  const Material& water = builtin_materials().find("G4_WATER");
+  const double h = element_by_z(1).a_g_per_mol, o = element_by_z(8).a_g_per_mol;
+  EXPECT_NEAR(fraction_of(water, 1), 2 * h / (2 * h + o), 1e-12);
+  EXPECT_NEAR(water.z_over_a(), 10.0 / (2 * h + o), 1e-12);
+  const Material& steel = builtin_materials().find("G4_STAINLESS-STEEL");
+  EXPECT_DOUBLE_EQ(steel.density_g_cm3, 8.0);
+  EXPECT_EQ(steel.components.size(), 3u);
+  // No NIST I: Bragg additivity, between Cr (257 eV) and Ni (311 eV).
+  EXPECT_GT(steel.mean_excitation_ev, 257.0);
+  EXPECT_LT(steel.mean_excitation_ev, 311.0);
+  EXPECT_TRUE(builtin_materials().find("G4_AIR").gas);
+  EXPECT_TRUE(builtin_materials().find("G4_Galactic").gas);
+  EXPECT_FALSE(builtin_materials().find("G4_lAr").gas);
+  EXPECT_LT(builtin_materials().find("G4_Galactic").density_g_cm3, 1e-20);
+}
+
+TEST(MaterialLibrary, CustomMixtureUsesBraggRuleAndGeneralFormulas) {
+  MaterialLibrary lib = builtin_materials();
+  const Material& m = lib.add_custom("my_steel", 7.9, {{"Fe", 7}, {"Cr", 2}, {"Ni", 1}});
+  EXPECT_EQ(&lib.find("my_steel"), &m);
+  EXPECT_FALSE(builtin_materials().contains("my_steel"));  // the copy only
+  EXPECT_NEAR(fraction_of(m, 26), 0.7, 1e-12);
+  EXPECT_NEAR(fraction_of(m, 24), 0.2, 1e-12);
+  EXPECT_NEAR(fraction_of(m, 28), 0.1, 1e-12);
+  double num = 0, den = 0;
+  for (auto [z, w] : {std::pair{26, 0.7}, {24, 0.2}, {28, 0.1}}) {
+    const Element& e = element_by_z(z);
+    num += w * z / e.a_g_per_mol * std::log(e.mean_excitation_ev);
+    den += w * z / e.a_g_per_mol;
+  }
+  EXPECT_NEAR(m.mean_excitation_ev, std::exp(num / den), 1e-9);
+  // Fe holds < 90 % of the atoms: no Sternheimer fit, general formulas.
+  const double cbar = 1.0 + 2.0 * std::log(m.mean_excitation_ev / m.plasma_energy_ev());
+  EXPECT_NEAR(m.density_effect.cbar, cbar, 1e-12);
+  EXPECT_DOUBLE_EQ(m.density_effect.x1, 3.0);
+  EXPECT_FALSE(m.gas);
+  EXPECT_NE(m.definition().find("my_steel: 7.9 g/cm3"), std::string::npos) << m.definition();
+}
+
+TEST(MaterialLibrary, CustomElementReusesItsFitWithDensityCorrection) {
+  MaterialLibrary lib;
+  const DensityEffect& ref = lib.find("G4_Fe").density_effect;
+  const Material& same = lib.add_custom("iron_copy", 7.874, {{"Fe", 1.0}});
+  EXPECT_DOUBLE_EQ(same.density_effect.cbar, ref.cbar);
+  EXPECT_DOUBLE_EQ(same.density_effect.x0, ref.x0);
+  EXPECT_DOUBLE_EQ(same.mean_excitation_ev, 286.0);
+
+  const Material& light = lib.add_custom("iron_light", 7.0, {{"Fe", 1.0}});
+  const double corr = std::log(7.874 / 7.0);
+  EXPECT_NEAR(light.density_effect.cbar, ref.cbar + corr, 1e-12);
+  EXPECT_NEAR(light.density_effect.x0, ref.x0 + corr / (2 * std::log(10.0)), 1e-12);
+  EXPECT_NEAR(light.density_effect.x1, ref.x1 + corr / (2 * std::log(10.0)), 1e-12);
+
+  // Beyond a factor e from the nominal density the fit is not reused.
+  const Material& foam = lib.add_custom("iron_foam", 1.0, {{"Fe", 1.0}});
+  EXPECT_NEAR(foam.density_effect.cbar,
+              1.0 + 2.0 * std::log(286.0 / foam.plasma_energy_ev()), 1e-12);
+
+  // Low density means gas (Geant4's 10 mg/cm3 rule).
+  EXPECT_TRUE(lib.add_custom("thin_gas", 0.001, {{"N", 0.8}, {"O", 0.2}}).gas);
+}
+
+TEST(MaterialLibrary, CustomMaterialErrors) {
+  MaterialLibrary lib;
+  std::string msg = error_of([&] { lib.add_custom("bad", 1.0, {{"Xx", 1.0}}); });
+  EXPECT_NE(msg.find("material 'bad'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("unknown element symbol 'Xx'"), std::string::npos) << msg;
+
+  msg = error_of([&] { lib.add_custom("bad", 0.0, {{"Fe", 1.0}}); });
+  EXPECT_NE(msg.find("density"), std::string::npos) << msg;
+  EXPECT_THROW(lib.add_custom("bad", -1.0, {{"Fe", 1.0}}), Error);
+  EXPECT_THROW(lib.add_custom("bad", std::numeric_limits<double>::quiet_NaN(), {{"Fe", 1.0}}), Error);
+
+  msg = error_of([&] { lib.add_custom("bad", 1.0, {{"Fe", 0.5}, {"Ni", 0.0}}); });
+  EXPECT_NE(msg.find("fraction of Ni"), std::string::npos) << msg;
+  EXPECT_THROW(lib.add_custom("bad", 1.0, {{"Fe", -0.5}}), Error);
+  EXPECT_THROW(lib.add_custom("bad", 1.0, {}), Error);
+  EXPECT_FALSE(lib.contains("bad"));  // nothing half-made was stored
+
+  msg = error_of([&] { lib.add_custom("G4_Fe", 7.0, {{"Fe", 1.0}}); });
+  EXPECT_NE(msg.find("already defined"), std::string::npos) << msg;
+  EXPECT_THROW(lib.add_custom("vacuum", 1.0, {{"H", 1.0}}), Error);
+  lib.add_custom("mine", 1.0, {{"H", 1.0}});
+  EXPECT_THROW(lib.add_custom("mine", 1.0, {{"H", 1.0}}), Error);
+  EXPECT_THROW(lib.add_custom("", 1.0, {{"H", 1.0}}), Error);
+}
+
+}  // namespace
+}  // namespace fastmu
