@@ -54,25 +54,34 @@ struct SampledLoss {
   float kick_frac;  // dPt / P   (>= 0)
 };
 
+// The alias draw alone: the flat cell index ix * (ny + 1) + iy in bin b.
+//  r_cell: 32 random bits choosing the cell and the alias acceptance
+FASTMU_HD FASTMU_FORCEINLINE std::int32_t sample_cell(const TableView& t, std::int32_t b,
+                                                      std::uint32_t r_cell) {
+  const std::int32_t ncell = t.cells_per_bin();
+  // Multiply-shift: the high word picks the cell, the low word is a uniform
+  // fraction for the acceptance test (Lemire 2019; no division, no modulo).
+  const std::uint64_t prod = static_cast<std::uint64_t>(r_cell) * static_cast<std::uint32_t>(ncell);
+  const std::int32_t cell = static_cast<std::int32_t>(prod >> 32);
+  const float accept = static_cast<float>(static_cast<std::uint32_t>(prod)) * (1.0f / 4294967296.0f);
+  const AliasCell ac = t.cells[static_cast<std::int64_t>(b) * ncell + cell];
+  return accept < ac.threshold ? cell : ac.alias;
+}
+
 // Draws one (loss, kick) from momentum bin b.
 //  r_cell: 32 random bits choosing the cell and the alias acceptance
 //  u_x, u_y: uniforms in [0, 1) for the jitter inside the chosen bin
 FASTMU_HD FASTMU_FORCEINLINE SampledLoss sample_bin(const TableView& t, std::int32_t b,
                                                     std::uint32_t r_cell, float u_x, float u_y) {
-  const std::int32_t ncell = t.cells_per_bin();
-  // Multiply-shift: the high word picks the cell, the low word is a uniform
-  // fraction for the acceptance test (Lemire 2019; no division, no modulo).
-  const std::uint64_t prod = static_cast<std::uint64_t>(r_cell) * static_cast<std::uint32_t>(ncell);
-  std::int32_t cell = static_cast<std::int32_t>(prod >> 32);
-  const float accept = static_cast<float>(static_cast<std::uint32_t>(prod)) * (1.0f / 4294967296.0f);
-  const AliasCell ac = t.cells[static_cast<std::int64_t>(b) * ncell + cell];
-  if (accept >= ac.threshold) cell = ac.alias;
-
+  const std::int32_t cell = sample_cell(t, b, r_cell);
   const std::int32_t ix = cell / (t.ny + 1);
   const std::int32_t iy = cell - ix * (t.ny + 1);
   const HistAxes a = t.axes[b];
   SampledLoss s;
-  s.loss_frac = ix == 0 ? 0.0f : expf(a.x_lo + (static_cast<float>(ix - 1) + u_x) * a.x_width);
+  // At most 1: the loss axis ends at ln 1 = 0 up to float rounding (a plain
+  // comparison: fminf is a libm call on the host).
+  const float loss = expf(a.x_lo + (static_cast<float>(ix - 1) + u_x) * a.x_width);
+  s.loss_frac = ix == 0 ? 0.0f : (loss < 1.0f ? loss : 1.0f);
   s.kick_frac = iy == 0 ? 0.0f : expf(a.y_lo + (static_cast<float>(iy - 1) + u_y) * a.y_width);
   return s;
 }

@@ -1,0 +1,243 @@
+// `fastmu tables build | info | plot`: the offline phase on the command line.
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "fastmu/cli/Commands.hh"
+#include "fastmu/core/Error.hh"
+#include "fastmu/io/AtomicOutput.hh"
+#include "fastmu/materials/Material.hh"
+#include "fastmu/tables/EngineSampleSource.hh"
+#include "fastmu/tables/FileSampleSource.hh"
+#include "fastmu/tables/MomentumBinning.hh"
+#include "fastmu/tables/Sha256.hh"
+#include "fastmu/tables/TableFile.hh"
+
+extern char** environ;
+
+namespace fastmu::cli {
+namespace {
+
+struct BuildArgs {
+  std::string material;
+  std::string binning = "log";
+  std::string from_samples;
+  std::string out;
+  TableBuildOptions options;
+};
+
+void run_build(const BuildArgs& a) {
+  const auto start = std::chrono::steady_clock::now();
+  TableBuildOptions o = a.options;
+  o.binning = parse_momentum_binning(a.binning);
+  { io::AtomicOutput probe(a.out); }  // fail on an unwritable --out before a long build
+  const Material& material = builtin_materials().find(a.material);
+
+  TableMetadata meta;
+  meta.material = material.name;
+  meta.material_definition = material.definition();
+  meta.density_g_cm3 = material.density_g_cm3;
+  std::unique_ptr<TableParams> table;
+  if (!a.from_samples.empty()) {
+    FileSampleSource source(a.from_samples);
+    meta.generator = source.generator();
+    meta.source_sha256 = sha256_file(a.from_samples);
+    table = std::make_unique<TableParams>(build_table(std::move(meta), o, source, true));
+  } else {
+    EngineSampleSource source(material, o.step_m, o.charge, o.seed, o.threads);
+    meta.generator = source.generator();
+    table = std::make_unique<TableParams>(build_table(std::move(meta), o, source, true));
+  }
+  write_table_file(a.out, *table);
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto& d = table->data();
+  std::uint64_t samples = 0;
+  for (auto s : d.samples_per_bin) samples += s;
+  std::printf("wrote %s: %s, step %g m, %d %s momentum bins in [%g, %g] GeV/c, %dx%d histogram "
+              "bins, %llu samples, %.1f s\n",
+              a.out.c_str(), material.name.c_str(), o.step_m, d.n_pbins(), to_string(o.binning),
+              d.p_edges.front(), d.p_edges.back(), d.nx, d.ny,
+              static_cast<unsigned long long>(samples), secs);
+}
+
+void run_info(const std::string& path) {
+  const TableParams t = load_table(path);
+  const auto& m = t.metadata();
+  const auto& d = t.data();
+  std::uint64_t samples = 0, smin = UINT64_MAX, smax = 0;
+  for (auto s : d.samples_per_bin) {
+    samples += s;
+    smin = std::min(smin, s);
+    smax = std::max(smax, s);
+  }
+  std::printf("file:            %s\n", path.c_str());
+  std::printf("format version:  %d\n", m.format_version);
+  std::printf("material:        %s (%s)\n", m.material.c_str(), m.material_definition.c_str());
+  std::printf("density:         %g g/cm3\n", m.density_g_cm3);
+  std::printf("step:            %g m\n", m.step_m);
+  std::printf("charge:          %+d\n", m.charge);
+  std::printf("binning:         %s, %d momentum bins in [%g, %g] GeV/c", to_string(m.binning),
+              d.n_pbins(), d.p_edges.front(), d.p_edges.back());
+  if (m.binning == MomentumBinning::adaptive) std::printf(" (epsilon %g)", m.epsilon);
+  std::printf("\nhistogram:       %d x %d log bins + floor bins (loss x kick)\n", d.nx, d.ny);
+  std::printf("samples:         %llu in all, %llu to %llu per bin\n",
+              static_cast<unsigned long long>(samples), static_cast<unsigned long long>(smin),
+              static_cast<unsigned long long>(smax));
+  std::printf("generator:       %s\n", m.generator.c_str());
+  if (!m.source_sha256.empty()) std::printf("source sha256:   %s\n", m.source_sha256.c_str());
+  std::printf("seed:            %llu\n", static_cast<unsigned long long>(m.seed));
+  std::printf("created:         %s\n", m.created_utc.c_str());
+  std::printf("device memory:   %.1f MB\n", t.device_bytes() / 1e6);
+  std::printf("\n%5s  %21s  %9s  %9s  %11s  %11s  %11s\n", "bin", "p range [GeV/c]", "centre",
+              "samples", "<-dPz/P>", "std", "<dPt/P>");
+  const int n = d.n_pbins();
+  const int shown = std::min(n, 8);
+  int last = -1;
+  for (int k = 0; k < shown; ++k) {
+    const int b = shown == 1 ? 0 : static_cast<int>(std::lround(double(k) * (n - 1) / (shown - 1)));
+    if (b == last) continue;
+    last = b;
+    std::printf("%5d  %10.4g-%-10.4g  %9.4g  %9llu  %11.4e  %11.4e  %11.4e\n", b, d.p_edges[b],
+                d.p_edges[b + 1], d.p_centres[b],
+                static_cast<unsigned long long>(d.samples_per_bin[b]), d.mean_loss[b],
+                d.std_loss[b], d.mean_kick[b]);
+  }
+}
+
+std::filesystem::path scripts_dir() {
+  if (const char* s = std::getenv("FASTMU_SCRIPTS_DIR"); s && *s) return s;
+  return std::filesystem::path(FASTMU_PYTHON_DIR) / ".." / "scripts";
+}
+
+void run_plot(const std::string& path, const std::string& out_dir, const std::string& bins) {
+  // One-line errors for a bad file or --bins before Python sees them.
+  const int n = load_table(path).n_pbins();
+  std::stringstream list(bins);
+  for (std::string item; std::getline(list, item, ',');) {
+    std::size_t used = 0;
+    int b = -1;
+    try {
+      b = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || b < 0 || b >= n) {
+      throw Error("--bins: '" + item + "' is not a momentum bin of '" + path + "' (0 to " +
+                  std::to_string(n - 1) + ")");
+    }
+  }
+  const auto script = scripts_dir() / "plot_tables.py";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(script, ec)) {
+    throw Error("plot script '" + script.string() + "' not found (set FASTMU_SCRIPTS_DIR)");
+  }
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) throw Error("--out '" + out_dir + "': cannot create folder: " + ec.message());
+  std::vector<std::string> args{"/usr/bin/python3", script.string(), path, "--out", out_dir};
+  if (!bins.empty()) {
+    args.push_back("--bins");
+    args.push_back(bins);
+  }
+  std::vector<char*> argv;
+  for (auto& s : args) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
+    throw Error("cannot run /usr/bin/python3 for the plots");
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw Error("plot script '" + script.string() + "' failed on '" + path + "'");
+  }
+}
+
+// A readable one-line check for numeric options (CLI11's PositiveNumber
+// prints the whole double range).
+CLI::Validator positive() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        try {
+          std::size_t used = 0;
+          const double x = std::stod(v, &used);
+          if (used == v.size() && x > 0) return "";
+        } catch (const std::exception&) {
+        }
+        return "'" + v + "' is not a positive number";
+      },
+      "POSITIVE");
+}
+
+}  // namespace
+
+void register_tables_commands(CLI::App& app) {
+  auto* tables = app.add_subcommand("tables", "Build and inspect the histogram tables");
+  tables->require_subcommand(1);
+
+  auto a = std::make_shared<BuildArgs>();
+  auto* build = tables->add_subcommand(
+      "build", "Build one material's tables for one step (from the detailed engine or a sample file)");
+  auto& o = a->options;
+  build->add_option("--material", a->material, "Material name (Geant4 NIST, e.g. G4_Fe)")->required();
+  build->add_option("--step", o.step_m, "Step length [m]")->required()->check(positive());
+  build->add_option("--p-min", o.p_min, "Lowest momentum [GeV/c]")->capture_default_str();
+  build->add_option("--p-max", o.p_max, "Highest momentum [GeV/c]")->capture_default_str();
+  build->add_option("--p-bins", o.p_bins, "Momentum bins (log, uniform)")->capture_default_str();
+  build->add_option("--binning", a->binning, "Momentum binning: log, uniform or adaptive")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"log", "uniform", "adaptive"}));
+  build->add_option("--samples-per-bin", o.samples_per_bin, "Engine muons per momentum bin")
+      ->capture_default_str()
+      ->check(positive());
+  build->add_option("--hist-bins", o.hist_bins, "Log bins per histogram axis")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  build->add_option("--from-samples", a->from_samples,
+                    "Sample file (CSV, HDF5, .f32; columns p0,px,py,pz,...) instead of the engine");
+  build->add_option("--threads", o.threads, "Worker threads (0: all cores)")->capture_default_str();
+  build->add_option("--seed", o.seed, "Random seed")->capture_default_str();
+  build->add_option("--charge", o.charge, "Muon charge: -1 or 1")
+      ->capture_default_str()
+      ->check(CLI::IsMember({-1, 1}));
+  build->add_option("--epsilon", o.epsilon, "Adaptive binning: tolerance on <ln(-dPz/P)>")
+      ->capture_default_str()
+      ->check(positive());
+  build->add_option("--pilot-muons", o.pilot_muons, "Adaptive binning: pilot muons per probe")
+      ->capture_default_str()
+      ->check(positive());
+  build->add_option("--pilot-probes", o.pilot_probes, "Adaptive binning: probe momenta")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 1000000));
+  build->add_option("--out", a->out, "Output table file (.h5)")->required();
+  build->callback([a] { run_build(*a); });
+
+  auto info_path = std::make_shared<std::string>();
+  auto* info = tables->add_subcommand("info", "Summarise a table file");
+  info->add_option("file", *info_path, "Table file (.h5)")->required();
+  info->callback([info_path] { run_info(*info_path); });
+
+  struct PlotArgs {
+    std::string file, out, bins;
+  };
+  auto p = std::make_shared<PlotArgs>();
+  auto* plot = tables->add_subcommand(
+      "plot", "Draw PNGs of a table: marginals, one 2-D histogram, mean loss vs momentum");
+  plot->add_option("file", p->file, "Table file (.h5)")->required();
+  plot->add_option("--out", p->out, "Output folder for the PNGs")->required();
+  plot->add_option("--bins", p->bins, "Momentum bins for the marginals, e.g. 10,40,70,90");
+  plot->callback([p] { run_plot(p->file, p->out, p->bins); });
+}
+
+}  // namespace fastmu::cli

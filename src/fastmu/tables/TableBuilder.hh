@@ -1,0 +1,74 @@
+// Building the histogram tables (the paper's offline phase): per momentum bin,
+// take muons with p uniform in the bin, histogram their (loss, kick) after one
+// step, normalise, and turn each histogram into an alias table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fastmu/tables/BinHistogrammer.hh"
+#include "fastmu/tables/TableParams.hh"
+
+namespace fastmu {
+
+class ProgressBar;
+
+struct TableBuildOptions {
+  double step_m = 0.02;
+  double p_min = 0.18, p_max = 400;           // GeV/c
+  int p_bins = 95;                            // log and uniform binning
+  MomentumBinning binning = MomentumBinning::log;
+  std::size_t samples_per_bin = 1'000'000;    // engine sources
+  int hist_bins = 100;                        // log bins per axis
+  int charge = -1;
+  std::uint64_t seed = 1;
+  int threads = 0;                            // <= 0: all cores
+  // Adaptive binning: tolerance on Phi = <ln(-dPz/P)>, pilot muons per probe
+  // momentum, and number of probe momenta (log-spaced). For G4_Fe, 2 cm,
+  // the default epsilon gave 117 bins (ln-widths 0.04 at 0.2 GeV/c to
+  // ~0.07 above 1 GeV/c): Phi ~ -ln p, so log binning is near-optimal.
+  double epsilon = 0.08;
+  std::size_t pilot_muons = 2000;
+  int pilot_probes = 400;
+  double tail_fraction = 1e-4;                // see BinHistogrammer
+};
+
+// Where the samples come from: the detailed engine, a sample file, or (in
+// tests) a synthetic model.
+class SampleSource {
+ public:
+  virtual ~SampleSource() = default;
+  // Adds the samples of momentum bin `bin` = [p_lo, p_hi) to `hist`: `n`
+  // muons with p0 uniform in the bin for a generator, or every sample with p0
+  // in the bin for a file (which then ignores n).
+  virtual void fill_bin(int bin, double p_lo, double p_hi, std::size_t n, BinHistogrammer& hist,
+                        ProgressBar* progress) = 0;
+  // The pilot estimator Phi(p) = <ln(-dPz/P)> from k muons at each probe
+  // momentum (zero-loss muons left out: their log is -inf).
+  virtual std::vector<double> pilot_phi(const std::vector<double>& probes, std::size_t k,
+                                        ProgressBar* progress) = 0;
+  // Called once with the momentum edges before any fill_bin; returns the
+  // total number of samples fill_bin will add (for the progress bar).
+  virtual std::size_t prepare(const std::vector<double>& edges, std::size_t n) {
+    return (edges.size() - 1) * n;
+  }
+  // Whether fill_bin may run for several bins at once (false when the source
+  // is itself parallel, as the engine is).
+  virtual bool parallel_bins() const { return false; }
+};
+
+// Builds the tables. `meta` supplies material, definition, density,
+// generator and source_sha256; the rest of the metadata comes from `options`.
+// With `progress`, progress bars on stderr (when it is a terminal).
+TableParams build_table(TableMetadata meta, const TableBuildOptions& options, SampleSource& source,
+                        bool progress = false);
+
+// The momentum edges for `options` (adaptive binning runs the pilot on `source`).
+std::vector<double> make_momentum_edges(const TableBuildOptions& options, SampleSource& source,
+                                        ProgressBar* progress = nullptr);
+
+// Current time as ISO 8601 UTC, e.g. "2026-11-22T03:00:00Z".
+std::string utc_now_iso();
+
+}  // namespace fastmu

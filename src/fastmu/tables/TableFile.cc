@@ -1,0 +1,331 @@
+#include "fastmu/tables/TableFile.hh"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <hdf5.h>
+
+#include "fastmu/core/Error.hh"
+#include "fastmu/io/AtomicOutput.hh"
+#include "fastmu/tables/MomentumBinning.hh"
+
+namespace fastmu {
+namespace {
+
+// Owns one HDF5 identifier and closes it with the matching H5?close.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t get() const { return id_; }
+  bool ok() const { return id_ >= 0; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+// HDF5 prints its error stack by default; fastmu reports its own one line.
+struct QuietHdf5 {
+  H5E_auto2_t func = nullptr;
+  void* data = nullptr;
+  QuietHdf5() {
+    H5Eget_auto2(H5E_DEFAULT, &func, &data);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, func, data); }
+};
+
+// ---- writing -------------------------------------------------------------
+
+struct Writer {
+  hid_t file;
+  std::string path;
+
+  void check(herr_t status, const std::string& what) const {
+    if (status < 0) throw Error("cannot write '" + path + "': HDF5 error writing " + what);
+  }
+
+  void dataset(const char* name, hid_t mem_type, hid_t file_type, const std::vector<hsize_t>& dims,
+               const void* data, bool compress = false) {
+    Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+    Handle plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+    if (compress && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+      // One chunk per momentum bin: h5py and the reader get a bin at a time.
+      std::vector<hsize_t> chunk(dims);
+      chunk[0] = 1;
+      check(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()), name);
+      check(H5Pset_shuffle(plist.get()), name);
+      check(H5Pset_deflate(plist.get(), 4), name);
+    }
+    Handle ds(H5Dcreate2(file, name, file_type, space.get(), H5P_DEFAULT, plist.get(), H5P_DEFAULT),
+              H5Dclose);
+    if (!ds.ok()) check(-1, name);
+    check(H5Dwrite(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
+  }
+
+  void attr(const char* name, hid_t mem_type, hid_t file_type, const void* value, hsize_t n = 1) {
+    Handle space(n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), H5Sclose);
+    Handle a(H5Acreate2(file, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    if (!a.ok()) check(-1, name);
+    check(H5Awrite(a.get(), mem_type, value), name);
+  }
+
+  void attr_string(const char* name, const std::string& value) {
+    Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(type.get(), H5T_VARIABLE);
+    H5Tset_cset(type.get(), H5T_CSET_UTF8);
+    const char* p = value.c_str();
+    attr(name, type.get(), type.get(), &p);
+  }
+};
+
+// ---- reading -------------------------------------------------------------
+
+struct Reader {
+  hid_t file;
+  std::string path;
+
+  [[noreturn]] void fail(const std::string& what) const { throw Error(path + ": " + what); }
+
+  hid_t open_dataset(const char* name) const {
+    if (H5Lexists(file, name, H5P_DEFAULT) <= 0) fail(std::string("missing dataset /") + name);
+    const hid_t ds = H5Dopen2(file, name, H5P_DEFAULT);
+    if (ds < 0) fail(std::string("cannot open dataset /") + name);
+    return ds;
+  }
+
+  template <class T>
+  std::vector<T> dataset(const char* name, hid_t mem_type, const std::vector<hsize_t>& want) const {
+    Handle ds(open_dataset(name), H5Dclose);
+    Handle space(H5Dget_space(ds.get()), H5Sclose);
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    std::vector<hsize_t> dims(rank > 0 ? rank : 0);
+    if (rank > 0) H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    if (dims != want) {
+      auto show = [](const std::vector<hsize_t>& v) {
+        std::ostringstream s;
+        s << "(";
+        for (std::size_t i = 0; i < v.size(); ++i) s << (i ? ", " : "") << v[i];
+        s << (v.size() == 1 ? ",)" : ")");
+        return s.str();
+      };
+      fail(std::string("dataset /") + name + " has shape " + show(dims) + ", expected " +
+           show(want));
+    }
+    std::size_t total = 1;
+    for (hsize_t d : want) total *= d;
+    std::vector<T> out(total);
+    if (H5Dread(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
+      fail(std::string("cannot read dataset /") + name + " (wrong type?)");
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      for (std::size_t i = 0; i < total; ++i) {
+        if (!std::isfinite(out[i])) {
+          fail(std::string("dataset /") + name + " has a NaN or infinite value at entry " +
+               std::to_string(i));
+        }
+      }
+    }
+    return out;
+  }
+
+  // Rank-1 length of a dataset (to learn the number of momentum bins).
+  hsize_t length(const char* name) const {
+    Handle ds(open_dataset(name), H5Dclose);
+    Handle space(H5Dget_space(ds.get()), H5Sclose);
+    if (H5Sget_simple_extent_ndims(space.get()) != 1) {
+      fail(std::string("dataset /") + name + " must be one-dimensional");
+    }
+    hsize_t n = 0;
+    H5Sget_simple_extent_dims(space.get(), &n, nullptr);
+    return n;
+  }
+
+  hid_t open_attr(const char* name) const {
+    if (H5Aexists(file, name) <= 0) fail(std::string("missing attribute ") + name);
+    const hid_t a = H5Aopen(file, name, H5P_DEFAULT);
+    if (a < 0) fail(std::string("cannot open attribute ") + name);
+    return a;
+  }
+
+  template <class T>
+  std::vector<T> attr_values(const char* name, hid_t mem_type, std::size_t n) const {
+    Handle a(open_attr(name), H5Aclose);
+    Handle space(H5Aget_space(a.get()), H5Sclose);
+    const hssize_t count = H5Sget_simple_extent_npoints(space.get());
+    if (count != static_cast<hssize_t>(n)) {
+      fail(std::string("attribute ") + name + " has " + std::to_string(count) + " values, expected " +
+           std::to_string(n));
+    }
+    std::vector<T> out(n);
+    if (H5Aread(a.get(), mem_type, out.data()) < 0) {
+      fail(std::string("attribute ") + name + " has the wrong type");
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      for (T v : out) {
+        if (!std::isfinite(v)) fail(std::string("attribute ") + name + " is NaN or infinite");
+      }
+    }
+    return out;
+  }
+
+  template <class T>
+  T attr_scalar(const char* name, hid_t mem_type) const {
+    return attr_values<T>(name, mem_type, 1)[0];
+  }
+
+  std::string attr_string(const char* name) const {
+    Handle a(open_attr(name), H5Aclose);
+    Handle ftype(H5Aget_type(a.get()), H5Tclose);
+    if (H5Tget_class(ftype.get()) != H5T_STRING) fail(std::string("attribute ") + name + " is not a string");
+    if (H5Tis_variable_str(ftype.get()) > 0) {
+      Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
+      H5Tset_size(mtype.get(), H5T_VARIABLE);
+      H5Tset_cset(mtype.get(), H5Tget_cset(ftype.get()));
+      char* p = nullptr;
+      if (H5Aread(a.get(), mtype.get(), &p) < 0) fail(std::string("cannot read attribute ") + name);
+      std::string s = p ? p : "";
+      H5free_memory(p);
+      return s;
+    }
+    const std::size_t size = H5Tget_size(ftype.get());
+    std::string s(size, '\0');
+    if (H5Aread(a.get(), ftype.get(), s.data()) < 0) fail(std::string("cannot read attribute ") + name);
+    s.resize(std::strlen(s.c_str()));
+    return s;
+  }
+};
+
+}  // namespace
+
+void write_table_file(const std::filesystem::path& path, const TableParams& table) {
+  io::AtomicOutput out(path);
+  const TableMetadata& m = table.metadata();
+  const TableData& d = table.data();
+  {
+    QuietHdf5 quiet;
+    Handle file(H5Fcreate(out.temp_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                H5Fclose);
+    if (!file.ok()) throw Error("cannot write '" + path.string() + "': cannot create HDF5 file");
+    Writer w{file.get(), path.string()};
+    const hsize_t n = d.n_pbins();
+    const hsize_t nx1 = d.nx + 1, ny1 = d.ny + 1;
+    w.dataset("momentum_edges", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n + 1}, d.p_edges.data());
+    w.dataset("momentum_centres", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, d.p_centres.data());
+    static_assert(sizeof(HistAxes) == 4 * sizeof(float));
+    w.dataset("axes", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, {n, 4}, d.axes.data());
+    std::vector<float> thr(d.cells.size());
+    std::vector<std::int32_t> idx(d.cells.size());
+    for (std::size_t i = 0; i < d.cells.size(); ++i) {
+      thr[i] = d.cells[i].threshold;
+      idx[i] = d.cells[i].alias;
+    }
+    w.dataset("alias_threshold", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, {n, nx1, ny1}, thr.data(), true);
+    w.dataset("alias_index", H5T_NATIVE_INT32, H5T_STD_I32LE, {n, nx1, ny1}, idx.data(), true);
+    w.dataset("histogram", H5T_NATIVE_UINT32, H5T_STD_U32LE, {n, nx1, ny1}, d.counts.data(), true);
+    w.dataset("samples_per_bin", H5T_NATIVE_UINT64, H5T_STD_U64LE, {n}, d.samples_per_bin.data());
+    w.dataset("mean_loss", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, d.mean_loss.data());
+    w.dataset("std_loss", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, d.std_loss.data());
+    w.dataset("mean_kick", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, d.mean_kick.data());
+
+    const std::int32_t version = m.format_version;
+    w.attr("format_version", H5T_NATIVE_INT32, H5T_STD_I32LE, &version);
+    w.attr_string("material", m.material);
+    w.attr_string("material_definition", m.material_definition);
+    w.attr("density_g_cm3", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &m.density_g_cm3);
+    w.attr("step_m", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &m.step_m);
+    w.attr_string("binning", to_string(m.binning));
+    const std::int32_t bins[2] = {d.nx, d.ny};
+    w.attr("hist_bins", H5T_NATIVE_INT32, H5T_STD_I32LE, bins, 2);
+    w.attr_string("generator", m.generator);
+    w.attr_string("source_sha256", m.source_sha256);
+    w.attr("seed", H5T_NATIVE_UINT64, H5T_STD_U64LE, &m.seed);
+    w.attr_string("created_utc", m.created_utc);
+    const std::int32_t charge = m.charge;
+    w.attr("charge", H5T_NATIVE_INT32, H5T_STD_I32LE, &charge);
+    w.attr("epsilon", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &m.epsilon);
+    w.attr("tail_fraction", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &m.tail_fraction);
+    if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) w.check(-1, "the file");
+  }
+  out.commit();
+}
+
+TableParams load_table(const std::filesystem::path& path, double expected_step_m) {
+  const std::string name = path.string();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw Error(name + ": no such table file");
+  QuietHdf5 quiet;
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw Error(name + ": not an HDF5 file");
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!file.ok()) throw Error(name + ": cannot open HDF5 file");
+  Reader r{file.get(), name};
+
+  TableMetadata m;
+  m.format_version = r.attr_scalar<std::int32_t>("format_version", H5T_NATIVE_INT32);
+  if (m.format_version != kTableFormatVersion) {
+    r.fail("attribute format_version is " + std::to_string(m.format_version) +
+           ", this fastmu reads version " + std::to_string(kTableFormatVersion) +
+           " (rebuild the table)");
+  }
+  m.step_m = r.attr_scalar<double>("step_m", H5T_NATIVE_DOUBLE);
+  if (!(m.step_m > 0)) r.fail("attribute step_m must be positive");
+  if (expected_step_m > 0 && std::abs(m.step_m - expected_step_m) > 1e-6 * expected_step_m) {
+    std::ostringstream s;
+    s << "attribute step_m is " << m.step_m << " m but the run uses a step of " << expected_step_m
+      << " m (build a table for that step)";
+    r.fail(s.str());
+  }
+  m.material = r.attr_string("material");
+  m.material_definition = r.attr_string("material_definition");
+  m.density_g_cm3 = r.attr_scalar<double>("density_g_cm3", H5T_NATIVE_DOUBLE);
+  const std::string binning = r.attr_string("binning");
+  try {
+    m.binning = parse_momentum_binning(binning, "attribute binning");
+  } catch (const Error& e) {
+    r.fail(e.what());
+  }
+  const auto bins = r.attr_values<std::int32_t>("hist_bins", H5T_NATIVE_INT32, 2);
+  if (bins[0] < 1 || bins[1] < 1 || bins[0] > 4096 || bins[1] > 4096) {
+    r.fail("attribute hist_bins must be two values in [1, 4096]");
+  }
+  m.generator = r.attr_string("generator");
+  m.source_sha256 = r.attr_string("source_sha256");
+  m.seed = r.attr_scalar<std::uint64_t>("seed", H5T_NATIVE_UINT64);
+  m.created_utc = r.attr_string("created_utc");
+  m.charge = r.attr_scalar<std::int32_t>("charge", H5T_NATIVE_INT32);
+  if (m.charge != -1 && m.charge != 1) r.fail("attribute charge must be -1 or 1");
+  m.epsilon = r.attr_scalar<double>("epsilon", H5T_NATIVE_DOUBLE);
+  m.tail_fraction = r.attr_scalar<double>("tail_fraction", H5T_NATIVE_DOUBLE);
+
+  TableData d;
+  d.nx = bins[0];
+  d.ny = bins[1];
+  const hsize_t n = r.length("momentum_centres");
+  if (n < 1) r.fail("dataset /momentum_centres is empty");
+  const hsize_t nx1 = d.nx + 1, ny1 = d.ny + 1;
+  d.p_edges = r.dataset<double>("momentum_edges", H5T_NATIVE_DOUBLE, {n + 1});
+  d.p_centres = r.dataset<double>("momentum_centres", H5T_NATIVE_DOUBLE, {n});
+  const auto axes = r.dataset<float>("axes", H5T_NATIVE_FLOAT, {n, 4});
+  d.axes.resize(n);
+  std::memcpy(d.axes.data(), axes.data(), axes.size() * sizeof(float));
+  const auto thr = r.dataset<float>("alias_threshold", H5T_NATIVE_FLOAT, {n, nx1, ny1});
+  const auto idx = r.dataset<std::int32_t>("alias_index", H5T_NATIVE_INT32, {n, nx1, ny1});
+  d.cells.resize(thr.size());
+  for (std::size_t i = 0; i < thr.size(); ++i) d.cells[i] = {thr[i], idx[i]};
+  d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {n, nx1, ny1});
+  d.samples_per_bin = r.dataset<std::uint64_t>("samples_per_bin", H5T_NATIVE_UINT64, {n});
+  d.mean_loss = r.dataset<double>("mean_loss", H5T_NATIVE_DOUBLE, {n});
+  d.std_loss = r.dataset<double>("std_loss", H5T_NATIVE_DOUBLE, {n});
+  d.mean_kick = r.dataset<double>("mean_kick", H5T_NATIVE_DOUBLE, {n});
+  return TableParams(std::move(m), std::move(d), name);
+}
+
+}  // namespace fastmu

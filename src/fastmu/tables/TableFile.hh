@@ -1,0 +1,20 @@
+// The HDF5 file of one material's tables for one step (layout: docs/tables.md).
+#pragma once
+
+#include <filesystem>
+
+#include "fastmu/tables/TableParams.hh"
+
+namespace fastmu {
+
+// Writes atomically: the file appears whole or not at all.
+void write_table_file(const std::filesystem::path& path, const TableParams& table);
+
+// Reads and validates a table file. With expected_step_m > 0 the file's step
+// must match it (relative 1e-6). Any problem (not HDF5, a missing or
+// wrongly-shaped dataset, a missing attribute, NaN, a format version other
+// than kTableFormatVersion, a step mismatch) throws fastmu::Error with one
+// line naming the file and the dataset or attribute.
+TableParams load_table(const std::filesystem::path& path, double expected_step_m = 0);
+
+}  // namespace fastmu
