@@ -1,0 +1,39 @@
+// Plain data of the geometry as the transport reads it (host and device):
+// compact float records, no pointers to owned memory, no virtual functions.
+#pragma once
+
+#include <cstdint>
+
+#include "fastmu/core/Vec3.hh"
+
+namespace fastmu {
+
+// A detector plane perpendicular to z with its acceptance window (metres).
+struct SensitivePlane {
+  float z = 0;
+  float x_min = 0, x_max = 0;
+  float y_min = 0, y_max = 0;
+};
+
+// One volume: its axis-aligned bounding box (the solid itself for a box),
+// material id, uniform field, and for an ARB8 the index of its shape record.
+struct VolumeRecord {
+  Vec3f lo, hi;            // bounding box (m)
+  Vec3f field;             // uniform field inside (T)
+  std::int32_t material;   // index into GeometryParams::material_names()
+  std::int32_t arb8;       // index into the ARB8 shapes, -1 for a box
+};
+
+// An ARB8 (G4GenericTrap): two quadrilaterals at z_lo and z_lo + 1 / inv_h,
+// vertex i moving linearly in z from (x0[i], y0[i]) by (dx[i], dy[i]). Vertices
+// are stored counter-clockwise (normalised at load time, whatever the input
+// winding), so a point is inside the cross-section at its z when it lies left
+// of (or on) every edge. Collapsed edges give a zero cross product and thus
+// never exclude a point.
+struct Arb8Shape {
+  float z_lo = 0, inv_h = 0;
+  float x0[4] = {}, y0[4] = {};
+  float dx[4] = {}, dy[4] = {};
+};
+
+}  // namespace fastmu

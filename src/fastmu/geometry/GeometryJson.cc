@@ -1,0 +1,309 @@
+// GeometryParams from JSON (interfaces.md "Geometry (JSON)"): every value is
+// checked where it is read, and every error names the file and the JSON path.
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "fastmu/core/Error.hh"
+#include "fastmu/geometry/CrossSection.hh"
+#include "fastmu/geometry/GeometryParams.hh"
+#include "fastmu/geometry/OverlapCheck.hh"
+#include "fastmu/materials/Material.hh"
+
+namespace fastmu {
+
+namespace {
+
+using nlohmann::json;
+
+// A JSON value with its path, for messages such as "geom.json: volumes[2].dz: ...".
+struct Node {
+  const json& j;
+  std::string source;
+  std::string path;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error(fmt::format("{}: {}: {}", source, path.empty() ? "(top level)" : path, what));
+  }
+  Node key(const std::string& k) const {
+    return {j.at(k), source, path.empty() ? k : path + "." + k};
+  }
+  Node index(std::size_t i) const { return {j.at(i), source, fmt::format("{}[{}]", path, i)}; }
+  bool has(const std::string& k) const { return j.contains(k); }
+  Node require(const std::string& k) const {
+    if (!j.contains(k)) {
+      throw Error(fmt::format("{}: {}: missing key '{}'", source,
+                              path.empty() ? "(top level)" : path, k));
+    }
+    return key(k);
+  }
+
+  static std::string type_name(const json& v) { return v.type_name(); }
+
+  void expect_object() const {
+    if (!j.is_object()) fail(fmt::format("expected an object, got {}", type_name(j)));
+  }
+  void expect_array() const {
+    if (!j.is_array()) fail(fmt::format("expected an array, got {}", type_name(j)));
+  }
+  // Unknown keys are errors (a misspelt "feild" must not silently mean zero
+  // field); keys starting with '_' and "comment"/"description" are notes.
+  void allow_keys(std::initializer_list<const char*> keys) const {
+    expect_object();
+    for (const auto& [k, v] : j.items()) {
+      if (k.rfind('_', 0) == 0 || k == "comment" || k == "description") continue;
+      if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; })) {
+        std::string known;
+        for (const char* a : keys) known += (known.empty() ? "" : ", ") + std::string(a);
+        fail(fmt::format("unknown key '{}' (expected: {})", k, known));
+      }
+    }
+  }
+  double number() const {
+    if (!j.is_number()) fail(fmt::format("expected a number, got {}", type_name(j)));
+    const double v = j.get<double>();
+    if (!std::isfinite(v)) fail("expected a finite number");
+    return v;
+  }
+  std::string string() const {
+    if (!j.is_string()) fail(fmt::format("expected a string, got {}", type_name(j)));
+    return j.get<std::string>();
+  }
+  // A fixed-length array of numbers.
+  template <std::size_t N>
+  std::array<double, N> numbers(const char* what) const {
+    if (!j.is_array() || j.size() != N) {
+      fail(fmt::format("expected {}, got {}", what,
+                       j.is_array() ? fmt::format("{} values", j.size()) : type_name(j)));
+    }
+    std::array<double, N> r{};
+    for (std::size_t i = 0; i < N; ++i) r[i] = index(i).number();
+    return r;
+  }
+};
+
+const char* kAxis = "xyz";
+
+void read_custom_materials(const Node& node, MaterialLibrary& materials) {
+  node.expect_object();
+  for (const auto& [name, value] : node.j.items()) {
+    const Node m = node.key(name);
+    m.allow_keys({"density", "composition"});
+    const double density = m.require("density").number();
+    if (density <= 0) m.key("density").fail("must be > 0 (g/cm3)");
+    const Node comp = m.require("composition");
+    comp.expect_object();
+    if (comp.j.empty()) comp.fail("expected at least one element");
+    std::map<std::string, double> fractions;
+    for (const auto& [symbol, f] : comp.j.items()) {
+      const double x = comp.key(symbol).number();
+      if (x <= 0) comp.key(symbol).fail("mass fraction must be > 0");
+      fractions[symbol] = x;
+    }
+    if (materials.contains(name)) {
+      // Reloading the same geometry into one library is fine; a different
+      // definition under a taken name is not.
+      const Material& old = materials.find(name);
+      bool same = std::abs(old.density_g_cm3 - density) <= 1e-9 * density &&
+                  old.components.size() == fractions.size();
+      double total = 0;
+      for (const auto& [s, f] : fractions) total += f;
+      for (const auto& c : old.components) {
+        const Element& e = element_by_z(c.z);
+        auto it = fractions.find(e.symbol);
+        same = same && it != fractions.end() && std::abs(it->second / total - c.mass_fraction) <= 1e-6;
+      }
+      if (!same) m.fail(fmt::format("material '{}' is already defined differently", name));
+      continue;
+    }
+    try {
+      materials.add_custom(name, density, fractions);
+    } catch (const Error& e) {
+      m.fail(e.what());
+    }
+  }
+}
+
+}  // namespace
+
+GeometryParams GeometryParams::from_json_file(const std::filesystem::path& file,
+                                              MaterialLibrary& materials) {
+  const std::string source = file.string();
+  std::ifstream in(file);
+  if (!in) throw Error(fmt::format("{}: cannot open geometry file", source));
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message already says "at line L, column C".
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    throw Error(fmt::format("{}: invalid JSON: {}", source, what));
+  }
+  return from_json(doc, source, materials, file.parent_path());
+}
+
+GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::string& source,
+                                         MaterialLibrary& materials,
+                                         std::optional<std::filesystem::path> base_dir) {
+  GeometryParams g;
+  g.source_ = source;
+  const Node root{doc, source, ""};
+  root.allow_keys({"world", "volumes", "field_map", "sensitive_planes", "materials"});
+
+  if (root.has("materials")) read_custom_materials(root.key("materials"), materials);
+
+  std::map<std::string, std::int32_t> material_ids;
+  auto material_id = [&](const Node& n) {
+    const std::string name = n.string();
+    if (!materials.contains(name)) {
+      std::string known;
+      for (const auto& k : materials.names()) known += (known.empty() ? "" : ", ") + k;
+      n.fail(fmt::format("unknown material '{}' (known: {})", name, known));
+    }
+    const std::string canonical = materials.find(name).name;  // "vacuum" -> "G4_Galactic"
+    auto [it, added] = material_ids.emplace(canonical, static_cast<std::int32_t>(g.material_names_.size()));
+    if (added) g.material_names_.push_back(canonical);
+    return it->second;
+  };
+
+  // World.
+  const Node world = root.require("world");
+  world.allow_keys({"min", "max", "material"});
+  g.world_lo_ = world.require("min").numbers<3>("[x, y, z]");
+  g.world_hi_ = world.require("max").numbers<3>("[x, y, z]");
+  for (int a = 0; a < 3; ++a) {
+    if (!(g.world_lo_[a] < g.world_hi_[a])) {
+      world.fail(fmt::format("min {} ({:g}) must be < max {} ({:g})", kAxis[a], g.world_lo_[a],
+                             kAxis[a], g.world_hi_[a]));
+    }
+  }
+  material_id(world.require("material"));  // id 0
+
+  // Volumes.
+  if (root.has("volumes")) {
+    const Node vols = root.key("volumes");
+    vols.expect_array();
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < vols.j.size(); ++i) {
+      const Node n = vols.index(i);
+      n.expect_object();
+      VolumeDesc v;
+      v.name = n.has("name") ? n.key("name").string() : fmt::format("volumes[{}]", i);
+      if (!names.insert(v.name).second) n.key("name").fail(fmt::format("duplicate name '{}'", v.name));
+      const std::string shape = n.require("shape").string();
+      if (shape == "box") {
+        n.allow_keys({"name", "shape", "min", "max", "material", "field"});
+        v.shape = VolumeShape::box;
+        v.lo = n.require("min").numbers<3>("[x, y, z]");
+        v.hi = n.require("max").numbers<3>("[x, y, z]");
+        for (int a = 0; a < 3; ++a) {
+          if (!(v.lo[a] < v.hi[a])) {
+            n.fail(fmt::format("degenerate box: min {} ({:g}) must be < max {} ({:g})", kAxis[a],
+                               v.lo[a], kAxis[a], v.hi[a]));
+          }
+        }
+      } else if (shape == "arb8") {
+        n.allow_keys({"name", "shape", "z_center", "dz", "vertices", "material", "field"});
+        v.shape = VolumeShape::arb8;
+        v.z_center = n.require("z_center").number();
+        v.dz = n.require("dz").number();
+        if (!(v.dz > 0)) n.key("dz").fail(fmt::format("must be > 0, got {:g}", v.dz));
+        const Node verts = n.require("vertices");
+        if (!verts.j.is_array() || verts.j.size() != 8) {
+          verts.fail(fmt::format("expected 8 [x, y] pairs, got {}",
+                                 verts.j.is_array() ? std::to_string(verts.j.size())
+                                                    : verts.j.type_name()));
+        }
+        for (std::size_t k = 0; k < 8; ++k) {
+          const auto xy = verts.index(k).numbers<2>("an [x, y] pair");
+          v.vertices[k] = {xy[0], xy[1]};
+        }
+        normalise_arb8(v, fmt::format("{}: volumes[{}] ('{}')", source, i, v.name));
+      } else {
+        n.key("shape").fail(fmt::format("unknown shape '{}' (expected box or arb8)", shape));
+      }
+      const Node mat = n.require("material");
+      v.material_id = material_id(mat);
+      v.material = g.material_names_[v.material_id];
+      if (n.has("field")) v.field = n.key("field").numbers<3>("[Bx, By, Bz] in tesla");
+      for (int a = 0; a < 3; ++a) {
+        const double tol = 1e-9 * (1 + std::abs(g.world_lo_[a]) + std::abs(g.world_hi_[a]));
+        if (v.lo[a] < g.world_lo_[a] - tol || v.hi[a] > g.world_hi_[a] + tol) {
+          n.fail(fmt::format("volume '{}' extends outside the world ({} in [{:g}, {:g}], world [{:g}, {:g}])",
+                             v.name, kAxis[a], v.lo[a], v.hi[a], g.world_lo_[a], g.world_hi_[a]));
+        }
+      }
+      g.volumes_.push_back(std::move(v));
+    }
+  }
+
+  // Field map: only the reference here; the field library loads it.
+  if (root.has("field_map")) {
+    const Node fm = root.key("field_map");
+    fm.allow_keys({"file", "interpolation", "symmetry"});
+    FieldMapSpec spec;
+    const std::filesystem::path file = fm.require("file").string();
+    const std::filesystem::path base = base_dir ? *base_dir : std::filesystem::path(source).parent_path();
+    spec.file = file.is_absolute() || base.empty() ? file : base / file;
+    if (!std::filesystem::exists(spec.file)) {
+      fm.key("file").fail(fmt::format("field map '{}' not found", spec.file.string()));
+    }
+    if (fm.has("interpolation")) {
+      const std::string s = fm.key("interpolation").string();
+      if (s == "nearest") {
+        spec.interpolation = FieldInterpolation::nearest;
+      } else if (s == "linear") {
+        spec.interpolation = FieldInterpolation::linear;
+      } else {
+        fm.key("interpolation").fail(fmt::format("expected \"nearest\" or \"linear\", got \"{}\"", s));
+      }
+    }
+    if (fm.has("symmetry")) {
+      const std::string s = fm.key("symmetry").string();
+      if (s == "none") {
+        spec.symmetry = FieldSymmetry::none;
+      } else if (s == "quadrant") {
+        spec.symmetry = FieldSymmetry::quadrant;
+      } else {
+        fm.key("symmetry").fail(fmt::format("expected \"none\" or \"quadrant\", got \"{}\"", s));
+      }
+    }
+    g.field_map_ = spec;
+  }
+
+  // Sensitive planes; a window axis left out spans the world.
+  if (root.has("sensitive_planes")) {
+    const Node planes = root.key("sensitive_planes");
+    planes.expect_array();
+    for (std::size_t i = 0; i < planes.j.size(); ++i) {
+      const Node n = planes.index(i);
+      n.allow_keys({"z", "x", "y", "name"});
+      const double z = n.require("z").number();
+      if (z < g.world_lo_[2] || z > g.world_hi_[2]) {
+        n.key("z").fail(fmt::format("plane at z = {:g} is outside the world [{:g}, {:g}]", z,
+                                    g.world_lo_[2], g.world_hi_[2]));
+      }
+      std::array<double, 2> x{g.world_lo_[0], g.world_hi_[0]}, y{g.world_lo_[1], g.world_hi_[1]};
+      if (n.has("x")) x = n.key("x").numbers<2>("[min, max]");
+      if (n.has("y")) y = n.key("y").numbers<2>("[min, max]");
+      if (!(x[0] < x[1])) n.key("x").fail("window min must be < max");
+      if (!(y[0] < y[1])) n.key("y").fail("window min must be < max");
+      g.planes_.push_back({static_cast<float>(z), static_cast<float>(x[0]), static_cast<float>(x[1]),
+                           static_cast<float>(y[0]), static_cast<float>(y[1])});
+    }
+  }
+
+  check_overlaps(g.volumes_, source);
+  g.build_device_data();
+  return g;
+}
+
+}  // namespace fastmu

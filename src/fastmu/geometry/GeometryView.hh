@@ -1,0 +1,174 @@
+// Read-only view of the geometry for the step loop (host and CUDA): plain
+// pointers and sizes into GeometryParams' arrays, no containers, no virtuals.
+//
+// Convention for points exactly on a surface: boxes and ARB8s are closed sets,
+// so a point on a face shared by two volumes may be located in either.
+#pragma once
+
+#include <cstdint>
+
+#include "fastmu/core/Macros.hh"
+#include "fastmu/core/Vec3.hh"
+#include "fastmu/geometry/Arb8.hh"
+#include "fastmu/geometry/GeometryData.hh"
+#include "fastmu/geometry/UniformGrid.hh"
+
+namespace fastmu {
+
+struct LocateResult {
+  std::int32_t volume;    // -1 = the world (no volume)
+  std::int32_t material;  // the world's material where there is no volume
+  Vec3f field;            // the volume's uniform field (zero in the world)
+};
+
+struct GeometryView {
+  Vec3f world_lo{}, world_hi{};
+  std::int32_t world_material = 0;
+  std::int32_t num_volumes = 0;
+  const VolumeRecord* volumes = nullptr;
+  const Arb8Shape* arb8s = nullptr;
+  UniformGridView grid;
+  std::int32_t num_planes = 0;
+  const SensitivePlane* planes = nullptr;  // in JSON order
+
+  FASTMU_HD bool in_world(float x, float y, float z) const {
+    return x >= world_lo.x && x <= world_hi.x && y >= world_lo.y && y <= world_hi.y &&
+           z >= world_lo.z && z <= world_hi.z;
+  }
+
+  // Whether volume v contains the point (surface included).
+  FASTMU_HD bool contains(std::int32_t v, float x, float y, float z) const {
+    const VolumeRecord& r = volumes[v];
+    const bool in_box = x >= r.lo.x && x <= r.hi.x && y >= r.lo.y && y <= r.hi.y &&
+                        z >= r.lo.z && z <= r.hi.z;
+    return in_box && (r.arb8 < 0 || arb8_contains_xy(arb8s[r.arb8], x, y, z));
+  }
+
+  // The volume containing the point, through the grid. Outside the world it
+  // returns the world's material too: callers test in_world() first.
+  FASTMU_HD LocateResult locate(float x, float y, float z) const {
+    const std::int32_t c = grid.cell_of(x, y, z);
+    const std::int32_t end = grid.cell_offsets[c + 1];
+    for (std::int32_t k = grid.cell_offsets[c]; k < end; ++k) {
+      const std::int32_t v = grid.cell_volumes[k];
+      if (contains(v, x, y, z)) return {v, volumes[v].material, volumes[v].field};
+    }
+    return {-1, world_material, {0.f, 0.f, 0.f}};
+  }
+
+  // Reference lookup over all volumes (tests, benchmarks).
+  FASTMU_HD LocateResult locate_brute_force(float x, float y, float z) const {
+    for (std::int32_t v = 0; v < num_volumes; ++v) {
+      if (contains(v, x, y, z)) return {v, volumes[v].material, volumes[v].field};
+    }
+    return {-1, world_material, {0.f, 0.f, 0.f}};
+  }
+
+  // Distance along the unit vector dir from pos (inside the world) to the
+  // world's boundary; >= 0.
+  FASTMU_HD float distance_to_world_exit(Vec3f pos, Vec3f dir) const {
+    float d = 3.0e38f;
+    d = exit_1d(pos.x, dir.x, world_lo.x, world_hi.x, d);
+    d = exit_1d(pos.y, dir.y, world_lo.y, world_hi.y, d);
+    d = exit_1d(pos.z, dir.z, world_lo.z, world_hi.z, d);
+    return d > 0.f ? d : 0.f;
+  }
+
+  // Straight-line distance from pos (in the world, outside every volume) along
+  // the unit vector dir that stays outside all volumes and inside the world:
+  // min(entry into the first volume hit, world exit). Walks the grid cells the
+  // ray crosses (3-D DDA, Amanatides & Woo 1987) and stops as soon as the next
+  // cell starts beyond the nearest entry found. Exact for boxes; for ARB8s see
+  // arb8_entry_distance. Moving by it lands on the next volume's surface
+  // (within float rounding), never beyond; returns 0 if pos is inside a volume.
+  FASTMU_HD float distance_to_next_volume(Vec3f pos, Vec3f dir) const {
+    float best = distance_to_world_exit(pos, dir);
+    std::int32_t i = grid.ix(pos.x), j = grid.iy(pos.y), k = grid.iz(pos.z);
+    // Per axis: ray length to the next cell boundary and between boundaries.
+    float next[3], delta[3];
+    std::int32_t step[3];
+    const float p[3] = {pos.x - grid.lo.x, pos.y - grid.lo.y, pos.z - grid.lo.z};
+    const float d[3] = {dir.x, dir.y, dir.z};
+    const float cs[3] = {grid.cell.x, grid.cell.y, grid.cell.z};
+    const std::int32_t idx[3] = {i, j, k};
+    for (int a = 0; a < 3; ++a) {
+      if (d[a] > 0.f) {
+        step[a] = 1;
+        delta[a] = cs[a] / d[a];
+        next[a] = (static_cast<float>(idx[a] + 1) * cs[a] - p[a]) / d[a];
+      } else if (d[a] < 0.f) {
+        step[a] = -1;
+        delta[a] = -cs[a] / d[a];
+        next[a] = (static_cast<float>(idx[a]) * cs[a] - p[a]) / d[a];
+      } else {
+        step[a] = 0;
+        delta[a] = 3.0e38f;
+        next[a] = 3.0e38f;
+      }
+    }
+    const std::int32_t max_cells = grid.nx + grid.ny + grid.nz + 3;
+    for (std::int32_t n = 0; n < max_cells; ++n) {
+      const std::int32_t c = grid.cell_id(i, j, k);
+      const std::int32_t end = grid.cell_offsets[c + 1];
+      for (std::int32_t q = grid.cell_offsets[c]; q < end; ++q) {
+        best = volume_entry(grid.cell_volumes[q], pos, dir, best);
+      }
+      // Advance to the neighbouring cell along the axis whose boundary is nearest.
+      const int a = next[0] < next[1] ? (next[0] < next[2] ? 0 : 2) : (next[1] < next[2] ? 1 : 2);
+      if (!(next[a] < best)) break;
+      next[a] += delta[a];
+      if (a == 0) {
+        i += step[0];
+        if (i < 0 || i >= grid.nx) break;
+      } else if (a == 1) {
+        j += step[1];
+        if (j < 0 || j >= grid.ny) break;
+      } else {
+        k += step[2];
+        if (k < 0 || k >= grid.nz) break;
+      }
+    }
+    return best > 0.f ? best : 0.f;
+  }
+
+  // Ray entry into volume v if nearer than `best`, else `best`.
+  FASTMU_HD float volume_entry(std::int32_t v, Vec3f pos, Vec3f dir, float best) const {
+    const VolumeRecord& r = volumes[v];
+    // Slab test against the bounding box.
+    float t_in = 0.f, t_out = best;
+    if (!slab(pos.x, dir.x, r.lo.x, r.hi.x, t_in, t_out)) return best;
+    if (!slab(pos.y, dir.y, r.lo.y, r.hi.y, t_in, t_out)) return best;
+    if (!slab(pos.z, dir.z, r.lo.z, r.hi.z, t_in, t_out)) return best;
+    if (r.arb8 < 0) return t_in;
+    // The solid lies within its box: its entry is at or after t_in.
+    return arb8_entry_distance(arb8s[r.arb8], pos, dir, best);
+  }
+
+ private:
+  FASTMU_HD static float exit_1d(float p, float d, float lo, float hi, float best) {
+    if (d > 0.f) {
+      const float t = (hi - p) / d;
+      return t < best ? t : best;
+    }
+    if (d < 0.f) {
+      const float t = (lo - p) / d;
+      return t < best ? t : best;
+    }
+    return best;
+  }
+  // Clips [t_in, t_out] to the ray's passage through lo <= p + t d <= hi.
+  FASTMU_HD static bool slab(float p, float d, float lo, float hi, float& t_in, float& t_out) {
+    if (d == 0.f) return p >= lo && p <= hi;
+    float t0 = (lo - p) / d, t1 = (hi - p) / d;
+    if (t0 > t1) {
+      const float tmp = t0;
+      t0 = t1;
+      t1 = tmp;
+    }
+    t_in = t0 > t_in ? t0 : t_in;
+    t_out = t1 < t_out ? t1 : t_out;
+    return t_in <= t_out;
+  }
+};
+
+}  // namespace fastmu
