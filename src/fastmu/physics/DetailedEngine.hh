@@ -29,6 +29,8 @@ struct MuonSample {
   double x = 0, y = 0, z = 0;
 };
 
+// Called (from worker threads, possibly concurrently) with the number of muons
+// just finished since the previous call, e.g. ProgressBar::add.
 using ProgressCallback = std::function<void(std::size_t done)>;
 
 // Single-step sampler (`fastmu physics sample`): muons start at the centre of a

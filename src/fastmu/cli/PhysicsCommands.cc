@@ -1,0 +1,161 @@
+// `fastmu physics sample` and `fastmu physics transport`: the detailed
+// engine on the command line (see interfaces.md, "Command line").
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "fastmu/cli/Commands.hh"
+#include "fastmu/core/Error.hh"
+#include "fastmu/core/Parallel.hh"
+#include "fastmu/core/Progress.hh"
+#include "fastmu/io/AtomicOutput.hh"
+#include "fastmu/io/ColumnTable.hh"
+#include "fastmu/materials/Material.hh"
+#include "fastmu/physics/DetailedEngine.hh"
+
+namespace fastmu::cli {
+namespace {
+
+struct CommonOptions {
+  std::string material;
+  double p = 0;
+  double p_max = -1;  // < 0: same as p
+  long long n = 0;
+  int charge = -1;
+  unsigned long long seed = 1;
+  int threads = 0;
+  std::string out;
+  bool photonuclear = false;
+  bool decay = false;
+};
+
+void add_common(CLI::App* cmd, CommonOptions& o) {
+  cmd->add_option("--material", o.material, "Material name (Geant4 NIST, e.g. G4_Fe; 'vacuum')")
+      ->required();
+  cmd->add_option("--p", o.p, "Initial momentum [GeV/c] (lower edge when --p-max is given)")
+      ->required();
+  cmd->add_option("--p-max", o.p_max, "Upper edge [GeV/c]: momentum uniform in [p, p-max]");
+  cmd->add_option("--n", o.n, "Number of muons")->required();
+  cmd->add_option("--charge", o.charge, "Muon charge: -1 (mu-) or 1 (mu+)")
+      ->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Random seed (muon i uses stream (seed, i))")
+      ->capture_default_str();
+  cmd->add_option("--threads", o.threads, "Worker threads (0: all cores); output does not depend on it")
+      ->capture_default_str();
+  cmd->add_option("--out", o.out, "Output file: CSV, or HDF5 by extension .h5/.hdf5 "
+                                  "(columns p0,px,py,pz,x,y,z; stopped muons have px=py=pz=0)")
+      ->required();
+  cmd->add_flag("--photonuclear", o.photonuclear, "Enable muon photonuclear interactions (off by default)");
+  cmd->add_flag("--decay", o.decay, "Enable muon decay in flight (a decayed muon is recorded as stopped)");
+}
+
+void check_common(const CommonOptions& o) {
+  auto bad = [](const std::string& what) { throw Error(what); };
+  if (!(o.p > 0) || !std::isfinite(o.p)) bad("--p: momentum must be positive, got " + std::to_string(o.p));
+  if (o.p_max >= 0 && o.p_max < o.p)
+    bad("--p-max: must be >= --p (" + std::to_string(o.p_max) + " < " + std::to_string(o.p) + ")");
+  if (o.n <= 0) bad("--n: number of muons must be positive, got " + std::to_string(o.n));
+  if (o.charge != -1 && o.charge != 1) bad("--charge: must be -1 or 1, got " + std::to_string(o.charge));
+  if (o.threads < 0) bad("--threads: must be >= 0, got " + std::to_string(o.threads));
+  if (o.out.empty()) bad("--out: empty file name");
+  // Fails early (before a long run) when the output cannot be written.
+  io::AtomicOutput probe(o.out);
+}
+
+void write_samples(const std::string& path, const std::vector<MuonSample>& samples) {
+  io::ColumnTable table;
+  table.columns = {"p0", "px", "py", "pz", "x", "y", "z"};
+  table.values.reserve(samples.size() * 7);
+  for (const auto& s : samples) {
+    for (double v : {s.p0, s.px, s.py, s.pz, s.x, s.y, s.z}) table.values.push_back(v);
+  }
+  io::write_table(path, table);
+}
+
+PhysicsOptions physics_options(const CommonOptions& o) {
+  PhysicsOptions opt;
+  opt.photonuclear = o.photonuclear;
+  opt.decay = o.decay;
+  return opt;
+}
+
+Vec3 parse_field(const std::string& text) {
+  std::vector<double> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    try {
+      std::size_t used = 0;
+      v.push_back(std::stod(item, &used));
+      if (used != item.size()) throw std::invalid_argument(item);
+    } catch (const std::exception&) {
+      throw Error("--field: '" + text + "' is not three numbers BX,BY,BZ in tesla");
+    }
+  }
+  if (v.size() != 3 || !std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2]))
+    throw Error("--field: '" + text + "' is not three numbers BX,BY,BZ in tesla");
+  return {v[0], v[1], v[2]};
+}
+
+}  // namespace
+
+void register_physics_commands(CLI::App& app) {
+  auto* physics = app.add_subcommand("physics", "Detailed muon physics engine (Geant4-like condensed history)");
+  physics->require_subcommand(1);
+
+  auto sample_opts = std::make_shared<CommonOptions>();
+  auto step = std::make_shared<double>(0);
+  auto* sample = physics->add_subcommand(
+      "sample",
+      "Single-step sampler: muons start at the centre of a sphere of radius --step filled with "
+      "--material, momentum (0,0,p), and are recorded where they leave it");
+  add_common(sample, *sample_opts);
+  sample->add_option("--step", *step, "Sphere radius (step length) [m]")->required();
+  sample->callback([sample_opts, step] {
+    const CommonOptions& o = *sample_opts;
+    check_common(o);
+    if (!(*step > 0) || !std::isfinite(*step))
+      throw Error("--step: must be positive, got " + std::to_string(*step));
+    const Material& material = builtin_materials().find(o.material);
+    ProgressBar bar("physics sample", std::size_t(o.n));
+    const auto samples = sample_single_step(
+        material, o.p, o.p_max >= 0 ? o.p_max : o.p, *step, std::size_t(o.n), o.charge, o.seed,
+        resolve_thread_count(o.threads), physics_options(o), [&bar](std::size_t k) { bar.add(k); });
+    bar.finish();
+    write_samples(o.out, samples);
+  });
+
+  auto transport_opts = std::make_shared<CommonOptions>();
+  auto thickness = std::make_shared<double>(0);
+  auto field_text = std::make_shared<std::string>("0,0,0");
+  auto* transport = physics->add_subcommand(
+      "transport",
+      "Slab transport: muons start at the origin along +z through --material filling "
+      "0 <= z <= --thickness (|x|,|y| <= 20 m), optional uniform field; recorded where they leave");
+  add_common(transport, *transport_opts);
+  transport->add_option("--thickness", *thickness, "Slab thickness [m]")->required();
+  transport->add_option("--field", *field_text, "Uniform magnetic field BX,BY,BZ [T]")
+      ->capture_default_str();
+  transport->callback([transport_opts, thickness, field_text] {
+    const CommonOptions& o = *transport_opts;
+    check_common(o);
+    if (!(*thickness > 0) || !std::isfinite(*thickness))
+      throw Error("--thickness: must be positive, got " + std::to_string(*thickness));
+    const Vec3 field = parse_field(*field_text);
+    const Material& material = builtin_materials().find(o.material);
+    ProgressBar bar("physics transport", std::size_t(o.n));
+    const auto samples = transport_slab(
+        material, *thickness, o.p, o.p_max >= 0 ? o.p_max : o.p, std::size_t(o.n), o.charge, field,
+        o.seed, resolve_thread_count(o.threads), physics_options(o),
+        [&bar](std::size_t k) { bar.add(k); });
+    bar.finish();
+    write_samples(o.out, samples);
+  });
+}
+
+}  // namespace fastmu::cli
