@@ -1,0 +1,28 @@
+"""fastmu: GPU-fast muon transport through matter and magnetic fields by
+histogram sampling.
+
+Units everywhere: metres, GeV/c, tesla (densities in g/cm3, as in the
+geometry JSON).
+
+    import numpy as np, fastmu
+    geo = fastmu.Geometry.from_json("geometry.json")
+    muons = np.array([[0, 0, 50, 0, 0, 0, 13, 1]], dtype=np.float32)  # px,py,pz,x,y,z,pdg,weight
+    out = fastmu.transport(muons, geo, all=True)
+    out["pz"], out["status"]
+
+Submodules: fastmu.materials (the material library), fastmu.physics (the
+detailed reference engine). Bad input raises fastmu.Error (a ValueError and a
+RuntimeError) with the same one-line message as the command line.
+"""
+
+from . import _fastmu  # noqa: F401 - the extension, for advanced use
+from ._fastmu import Error, FieldMap, Geometry, Table, __version__, have_cuda, cuda_available
+from . import examples, materials, physics
+from .tables import build_table, load_table, table_cache_dir
+from .transport import transport, is_device_array, STATUS
+
+__all__ = [
+    "Error", "FieldMap", "Geometry", "Table", "STATUS",
+    "build_table", "load_table", "table_cache_dir", "transport", "is_device_array",
+    "examples", "materials", "physics", "have_cuda", "cuda_available", "__version__",
+]

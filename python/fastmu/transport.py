@@ -1,0 +1,164 @@
+"""The fast transport: muons through a geometry by histogram sampling.
+
+    muons = np.zeros((1000, 8), np.float32)          # px,py,pz,x,y,z,pdg,weight
+    muons[:, 2] = 50; muons[:, 6] = 13; muons[:, 7] = 1
+    out = fastmu.transport(muons, geo, tables=[fe_table], all=True)
+    out["status"], out["pz"], out["x"]
+
+Host arrays (NumPy or anything np.asarray accepts) come back as NumPy arrays.
+CUDA device arrays (a torch.Tensor on 'cuda', a cupy.ndarray) are accepted
+and come back as arrays of the same library on the same device; see
+_transport_device for how (and docs/python.md for what is still missing for
+a transport without a host round trip).
+"""
+
+import warnings
+
+import numpy as np
+
+from . import _fastmu
+from ._fastmu import Error
+
+# interfaces.md "Transport output".
+STATUS = {
+    0: "at_plane",        # reached a sensitive plane inside its window
+    1: "stopped",         # |p| fell below the kill momentum
+    2: "left_world",
+    3: "step_limit",
+    4: "outside_window",  # crossed a sensitive plane outside its window
+}
+
+COLUMNS = ("id", "px", "py", "pz", "x", "y", "z", "pdg", "weight", "status", "plane")
+
+# DLPack device types in CUDA memory (kDLCUDA, kDLCUDAHost, kDLCUDAManaged).
+_DLPACK_CUDA = (2, 3, 13)
+
+
+def is_device_array(obj):
+    """Whether `obj` lives in CUDA memory (__cuda_array_interface__ or a
+    CUDA __dlpack_device__)."""
+    if hasattr(obj, "__cuda_array_interface__"):
+        return True
+    dev = getattr(obj, "__dlpack_device__", None)
+    if dev is None:
+        return False
+    try:
+        return dev()[0] in _DLPACK_CUDA
+    except Exception:  # noqa: BLE001 - a host array with a partial protocol
+        return False
+
+
+def _as_table(t):
+    return t if isinstance(t, _fastmu.Table) else _fastmu.load_table(str(t))
+
+
+def _normalise_tables(tables):
+    """None | Table | path | list of them | {material: Table or path} -> list of Table."""
+    if tables is None:
+        return []
+    if isinstance(tables, (_fastmu.Table, str)) or hasattr(tables, "__fspath__"):
+        return [_as_table(tables)]
+    if isinstance(tables, dict):
+        out = []
+        for material, t in tables.items():
+            t = _as_table(t)
+            if t.material != material:
+                raise Error(f"tables: the table given for '{material}' is for '{t.material}'")
+            out.append(t)
+        return out
+    return [_as_table(t) for t in tables]
+
+
+def _as_geometry(geometry):
+    if isinstance(geometry, _fastmu.Geometry):
+        return geometry
+    if isinstance(geometry, dict):
+        return _fastmu.Geometry.from_dict(geometry)
+    return _fastmu.Geometry.from_json(str(geometry))
+
+
+def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
+              max_steps=100000, all=False, field_map=None, threads=0, cache=True):
+    """Transports muons through `geometry` by histogram sampling.
+
+    muons: (N, 8) array px, py, pz [GeV/c], x, y, z [m], pdg (13 = mu-,
+      -13 = mu+), weight (carried through); (N, 7) means weight 1. float32 or
+      float64. Row i is muon id i, which keys its random numbers: results do
+      not depend on the thread count or the backend's batching.
+    geometry: a fastmu.Geometry, a dict with the JSON layout, or a JSON path.
+    tables: None, a Table or table file, a list of them, or a dict
+      {material: Table or file}; materials without one come from the table
+      cache (built with the detailed engine when missing), as `fastmu run`.
+    cache: True (the default cache folder, see fastmu.table_cache_dir()),
+      a folder, or False (a material without a given table is an error).
+    backend: 'auto' (CUDA when built and a GPU is visible), 'cpu', 'cuda'.
+    step [m] (must match the tables), seed, p_kill [GeV/c], max_steps,
+      threads (CPU; 0 = all cores): as `fastmu run`.
+    field_map: a fastmu.FieldMap used instead of the geometry's field_map.
+    all: return every muon; by default only status 0 (at a sensitive plane,
+      inside its window), as `fastmu run` writes.
+
+    Returns a dict of arrays, one entry per muon: id (int64), px, py, pz, x,
+    y, z (float32), pdg (int32), weight (float64), status (int32, see
+    fastmu.STATUS) and, when the geometry has several sensitive planes,
+    plane (int32, -1 if none). Bad input raises fastmu.Error.
+    """
+    geometry = _as_geometry(geometry)
+    tables = _normalise_tables(tables)
+    if backend not in ("auto", "cpu", "cuda"):
+        raise Error(f"--backend: '{backend}' is not one of auto, cpu, cuda")
+    if field_map is not None and not isinstance(field_map, _fastmu.FieldMap):
+        raise Error("transport: field_map must be a fastmu.FieldMap or None")
+    if cache is not True and cache is not False and cache is not None:
+        cache = str(cache)
+    options = dict(step=float(step), seed=int(seed), p_kill=float(p_kill),
+                   max_steps=int(max_steps), all=bool(all), threads=int(threads))
+    if is_device_array(muons):
+        return _transport_device(muons, geometry, tables, cache, backend, field_map, options)
+    arr = np.asarray(muons)
+    if arr.dtype != np.float32 and arr.dtype != np.float64:
+        arr = arr.astype(np.float64)
+    return _fastmu._transport(arr, geometry, tables, cache, backend, field_map, **options)
+
+
+def _array_library(obj):
+    mod = type(obj).__module__.split(".")[0]
+    return mod if mod in ("torch", "cupy") else None
+
+
+def _transport_device(muons, geometry, tables, cache, backend, field_map, options):
+    """CUDA arrays in, CUDA arrays of the same library out.
+
+    With a device entry point in the extension (_fastmu._transport_device,
+    taking device pointers) the muons never leave the GPU. This build's
+    transport library takes host batches only (fastmu::cuda::transport copies
+    a host MuonBatch in and the result out), so the arrays go through the
+    host once each way and a RuntimeWarning says so.
+    """
+    lib = _array_library(muons)
+    if lib is None:
+        raise Error("transport: CUDA device arrays are supported from torch and CuPy, got "
+                    f"{type(muons).__module__}.{type(muons).__name__}")
+    if backend == "cpu":
+        raise Error("transport: backend='cpu' with CUDA device arrays: pass a host array "
+                    "or use backend='cuda' or 'auto'")
+    if hasattr(_fastmu, "_transport_device"):  # pragma: no cover - needs the entry point
+        return _fastmu._transport_device(muons, geometry, tables, cache, backend, field_map,
+                                         **options)
+    warnings.warn("fastmu.transport: this build has no device-pointer entry point; "
+                  "the muons go through host memory (one copy each way)",
+                  RuntimeWarning, stacklevel=3)
+    if lib == "torch":
+        device = muons.device
+        host = muons.detach().to("cpu").numpy()
+        out = _fastmu._transport(host, geometry, tables, cache, backend, field_map, **options)
+        import torch
+        return {k: torch.from_numpy(v).to(device) for k, v in out.items()}
+    import cupy
+    with cupy.cuda.Device(muons.device.id):
+        out = _fastmu._transport(cupy.asnumpy(muons), geometry, tables, cache, backend,
+                                 field_map, **options)
+        return {k: cupy.asarray(v) for k, v in out.items()}
+
+
+__all__ = ["transport", "is_device_array", "STATUS", "COLUMNS"]

@@ -1,0 +1,51 @@
+// The extension module fastmu._fastmu; the pure-Python package `fastmu`
+// re-exports it with Pythonic wrappers (python/fastmu/*.py).
+#include <Python.h>
+
+#include <pybind11/pybind11.h>
+
+#include "Bindings.hh"
+#include "fastmu/core/Error.hh"
+
+namespace py = pybind11;
+
+namespace {
+PyObject* g_error_type = nullptr;  // fastmu.Error; lives as long as the interpreter
+}  // namespace
+
+PYBIND11_MODULE(_fastmu, m) {
+  m.doc() = "fastmu: muon transport through matter and magnetic fields by histogram sampling "
+            "(units: metres, GeV/c, tesla)";
+  m.attr("__version__") = FASTMU_VERSION;
+#ifdef FASTMU_PYTHON_HAVE_CUDA
+  m.attr("have_cuda") = true;
+#else
+  m.attr("have_cuda") = false;
+#endif
+
+  // fastmu::Error is bad input, as on the command line: raise fastmu.Error, a
+  // subclass of both ValueError and RuntimeError, with the same one-line message.
+  PyObject* bases = PyTuple_Pack(2, PyExc_ValueError, PyExc_RuntimeError);
+  g_error_type = PyErr_NewExceptionWithDoc(
+      "fastmu.Error",
+      "Bad input to fastmu (a file, a field, an option): the message is one line naming "
+      "what and where, as on the command line.",
+      bases, nullptr);
+  Py_XDECREF(bases);
+  if (g_error_type == nullptr) throw py::error_already_set();
+  m.attr("Error") = py::handle(g_error_type);  // the module takes its own reference
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const fastmu::Error& e) {
+      PyErr_SetString(g_error_type, e.what());
+    }
+  });
+
+  fastmu::python::bind_materials(m);
+  fastmu::python::bind_physics(m);
+  fastmu::python::bind_tables(m);
+  fastmu::python::bind_geometry(m);
+  fastmu::python::bind_field(m);
+  fastmu::python::bind_transport(m);
+}

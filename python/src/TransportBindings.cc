@@ -1,0 +1,226 @@
+// fastmu.transport (the C++ half; python/fastmu/transport.py is the front):
+// an (N, 8) array in, a dict of NumPy arrays out, with the GIL released while
+// the muons fly. One copy in (array -> MuonBatch); out, the result's vectors
+// are handed to NumPy as they are (all=True) or filtered once (all=False).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include "Bindings.hh"
+#include "GeometryHandle.hh"
+#include "TransportSupport.hh"
+#include "fastmu/core/Error.hh"
+#include "fastmu/field/FieldMapParams.hh"
+#include "fastmu/transport/CpuTransport.hh"
+#include "fastmu/transport/CudaTransport.hh"
+#include "fastmu/tables/TableCache.hh"
+#include "fastmu/transport/Examples.hh"
+#include "fastmu/transport/Transport.hh"
+
+namespace fastmu::python {
+
+namespace {
+
+// %g-style, without Python objects (called with the GIL released).
+std::string format_number(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+const char* const kColumns[8] = {"px", "py", "pz", "x", "y", "z", "pdg", "weight"};
+
+// (N, 7|8) rows px,py,pz,x,y,z,pdg[,weight] -> MuonBatch, checking values
+// as read_muons checks a file: finite numbers, pdg +-13.
+template <class T>
+MuonBatch batch_from_array(const CArray<T>& a) {
+  if (a.ndim() != 2 || (a.shape(1) != 7 && a.shape(1) != 8)) {
+    std::string shape;
+    for (py::ssize_t i = 0; i < a.ndim(); ++i) shape += (i ? ", " : "") + std::to_string(a.shape(i));
+    throw Error("muons: expected an (N, 8) array px,py,pz,x,y,z,pdg,weight (or (N, 7) without "
+                "weight), got shape (" + shape + ")");
+  }
+  const std::size_t n = static_cast<std::size_t>(a.shape(0));
+  const std::size_t ncol = static_cast<std::size_t>(a.shape(1));
+  const T* d = a.data();
+  MuonBatch b;
+  py::gil_scoped_release release;  // `a` keeps the buffer alive; no Python objects below
+  b.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const T* row = d + i * ncol;
+    for (std::size_t c = 0; c < ncol; ++c) {
+      if (!std::isfinite(static_cast<double>(row[c]))) {
+        throw Error("muons: row " + std::to_string(i) + ", column " + kColumns[c] +
+                    ": not a finite number");
+      }
+    }
+    b.px[i] = static_cast<float>(row[0]), b.py[i] = static_cast<float>(row[1]);
+    b.pz[i] = static_cast<float>(row[2]);
+    b.x[i] = static_cast<float>(row[3]), b.y[i] = static_cast<float>(row[4]);
+    b.z[i] = static_cast<float>(row[5]);
+    const double pdg = static_cast<double>(row[6]);
+    if (pdg != 13 && pdg != -13) {
+      throw Error("muons: row " + std::to_string(i) + ", column pdg: " + format_number(pdg) +
+                  " is not 13 (mu-) or -13 (mu+)");
+    }
+    b.pdg[i] = static_cast<std::int32_t>(pdg);
+    b.weight[i] = ncol == 8 ? static_cast<double>(row[7]) : 1.0;
+  }
+  return b;
+}
+
+MuonBatch batch_from_any(const py::array& a) {
+  if (a.dtype().is(py::dtype::of<float>())) return batch_from_array<float>(a.cast<CArray<float>>());
+  return batch_from_array<double>(a.cast<CArray<double>>());
+}
+
+// The region where a map can be non-zero, as TransportParams computes it
+// (a quadrant map is mirrored to |x|, |y| <= max).
+void set_field_map(TransportView& v, const FieldMapView& f, const FieldMapParams& params) {
+  v.field = f;
+  const auto& lo = params.lo();
+  const auto& hi = params.hi();
+  v.field_lo = {static_cast<float>(lo[0]), static_cast<float>(lo[1]), static_cast<float>(lo[2])};
+  v.field_hi = {static_cast<float>(hi[0]), static_cast<float>(hi[1]), static_cast<float>(hi[2])};
+  if (params.symmetry() == FieldSymmetry::quadrant) {
+    v.field_lo.x = -std::fmax(std::fabs(v.field_lo.x), std::fabs(v.field_hi.x));
+    v.field_lo.y = -std::fmax(std::fabs(v.field_lo.y), std::fabs(v.field_hi.y));
+    v.field_hi.x = -v.field_lo.x;
+    v.field_hi.y = -v.field_lo.y;
+  }
+}
+
+// fastmu::transport, or the same steps with the field map replaced.
+TransportResult run(const TransportParams& params, const MuonBatch& in, Backend backend, int threads,
+                    const FieldMapParams* field_map) {
+  if (field_map == nullptr) return transport(params, in, backend, threads);
+  backend = resolve_backend(backend);
+  if (backend == Backend::cuda) {
+    cuda::DeviceArena arena;
+    auto copy = [&](const auto* p, std::size_t n) { return arena.copy(p, n); };
+    std::vector<MaterialTableView> table_views;
+    TransportView view = params.make_view(copy, table_views);
+    set_field_map(view, field_map->make_view(copy), *field_map);
+    return cuda::transport(view, in, 0);
+  }
+  HostTransportView host(params);
+  set_field_map(host.view, field_map->host_view(), *field_map);
+  return transport_cpu(host.view, in, threads);
+}
+
+// cache: True (default folder), False (no cache) or a folder.
+CacheChoice cache_choice(const py::object& cache) {
+  CacheChoice c;
+  if (py::isinstance<py::bool_>(cache)) {
+    c.enabled = cache.cast<bool>();
+  } else if (!cache.is_none()) {
+    c.dir = cache.cast<std::filesystem::path>();
+  }
+  return c;
+}
+
+py::dict result_to_dict(TransportResult&& r, bool all, bool with_plane) {
+  const std::size_t n = r.size();
+  py::dict out;
+  MuonBatch& m = r.muons;
+  if (all) {
+    py::array_t<std::int64_t> id(static_cast<py::ssize_t>(n));
+    auto* p = id.mutable_data();
+    for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::int64_t>(r.first_id + i);
+    const std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(n)};
+    out["id"] = id;
+    out["px"] = adopt_vector(std::move(m.px), shape);
+    out["py"] = adopt_vector(std::move(m.py), shape);
+    out["pz"] = adopt_vector(std::move(m.pz), shape);
+    out["x"] = adopt_vector(std::move(m.x), shape);
+    out["y"] = adopt_vector(std::move(m.y), shape);
+    out["z"] = adopt_vector(std::move(m.z), shape);
+    out["pdg"] = adopt_vector(std::move(m.pdg), shape);
+    out["weight"] = adopt_vector(std::move(m.weight), shape);
+    out["status"] = adopt_vector(std::move(r.status), shape);
+    if (with_plane) out["plane"] = adopt_vector(std::move(r.plane), shape);
+    return out;
+  }
+  const auto at_plane = static_cast<std::int32_t>(MuonStatus::at_plane);
+  const auto k = static_cast<py::ssize_t>(std::count(r.status.begin(), r.status.end(), at_plane));
+  py::array_t<std::int64_t> id(k);
+  py::array_t<float> px(k), py_(k), pz(k), x(k), y(k), z(k);
+  py::array_t<std::int32_t> pdg(k), status(k), plane(k);
+  py::array_t<double> weight(k);
+  auto *o_id = id.mutable_data();
+  auto *o_px = px.mutable_data(), *o_py = py_.mutable_data(), *o_pz = pz.mutable_data();
+  auto *o_x = x.mutable_data(), *o_y = y.mutable_data(), *o_z = z.mutable_data();
+  auto *o_pdg = pdg.mutable_data(), *o_status = status.mutable_data(), *o_plane = plane.mutable_data();
+  auto* o_w = weight.mutable_data();
+  py::ssize_t j = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (r.status[i] != at_plane) continue;
+    o_id[j] = static_cast<std::int64_t>(r.first_id + i);
+    o_px[j] = m.px[i], o_py[j] = m.py[i], o_pz[j] = m.pz[i];
+    o_x[j] = m.x[i], o_y[j] = m.y[i], o_z[j] = m.z[i];
+    o_pdg[j] = m.pdg[i], o_w[j] = m.weight[i], o_status[j] = r.status[i], o_plane[j] = r.plane[i];
+    ++j;
+  }
+  out["id"] = id;
+  out["px"] = px, out["py"] = py_, out["pz"] = pz;
+  out["x"] = x, out["y"] = y, out["z"] = z;
+  out["pdg"] = pdg, out["weight"] = weight, out["status"] = status;
+  if (with_plane) out["plane"] = plane;
+  return out;
+}
+
+}  // namespace
+
+void bind_transport(py::module_& m) {
+  m.def(
+      "_transport",
+      [](const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,
+         const std::vector<std::shared_ptr<TableParams>>& tables, const py::object& cache,
+         const std::string& backend, std::shared_ptr<FieldMapParams> field_map, double step,
+         std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads) {
+        if (!geometry) throw Error("transport: geometry is None");
+        const Backend requested = parse_backend(backend);
+        StepOptions options;
+        options.step = static_cast<float>(step);
+        options.seed = seed;
+        options.p_kill = static_cast<float>(p_kill);
+        if (max_steps <= 0 || max_steps > 2147483647LL) {
+          throw Error("--max-steps: " + std::to_string(max_steps) + " is not a positive 32-bit number");
+        }
+        options.max_steps = static_cast<std::int32_t>(max_steps);
+        const MuonBatch in = batch_from_any(muons);
+        const CacheChoice choice = cache_choice(cache);
+        const bool with_plane = geometry->params->sensitive_planes().size() > 1;
+        TransportResult result;
+        {
+          py::gil_scoped_release release;
+          const TransportParams params = make_params(*geometry, tables, choice, options);
+          result = run(params, in, requested, threads, field_map.get());
+        }
+        return result_to_dict(std::move(result), all, with_plane);
+      },
+      py::arg("muons"), py::arg("geometry"), py::arg("tables"), py::arg("cache"), py::arg("backend"),
+      py::arg("field_map"), py::kw_only(), py::arg("step"), py::arg("seed"), py::arg("p_kill"),
+      py::arg("max_steps"), py::arg("all"), py::arg("threads"));
+  m.def("_table_cache_dir", [](const py::object& dir) {
+          return table_cache(dir.is_none() ? std::nullopt
+                                           : std::optional<std::filesystem::path>(
+                                                 dir.cast<std::filesystem::path>())).dir();
+        }, py::arg("dir") = py::none());
+  m.def("_iron_block_geometry_json", [] { return iron_block_geometry_json().dump(); },
+        "The built-in iron-block geometry (`fastmu run --example iron-block`) as JSON text.");
+
+  m.def("cuda_available", &cuda_available, "Whether the CUDA backend is built and a GPU is visible.");
+  m.def("cuda_device_name", [] { return std::string(cuda::device_name()); });
+}
+
+}  // namespace fastmu::python

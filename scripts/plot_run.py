@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Plots of `fastmu run --example` results (run by the fastmu executable).
+
+  plot_run.py iron-block --fast F.f32 [--detailed D.f32] [--geant4 G.f32] --out PNG
+      final |p| and x of 50 GeV/c mu- after 10 m of iron: fast transport vs the
+      detailed engine vs Geant4. Every file is the 7-column float32 layout of
+      the Geant4 reference samples (p0, px, py, pz, x, y, z); rows with
+      px = py = pz = 0 are stopped muons and are left out of the histograms.
+  plot_run.py ship --run RUN.h5 --out PNG
+      SHiP-like shield: hits at the sensitive plane (x-y) and their |p|.
+"""
+import argparse
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def load_f32(path):
+    a = np.fromfile(path, dtype="<f4").reshape(-1, 7).astype(np.float64)
+    moving = np.any(a[:, 1:4] != 0, axis=1)
+    return a[moving], np.count_nonzero(~moving), len(a)
+
+
+def iron_block(args):
+    sources = [("fast transport", args.fast, "C0")]
+    if args.detailed:
+        sources.append(("detailed engine", args.detailed, "C2"))
+    if args.geant4:
+        sources.append(("Geant4", args.geant4, "k"))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    p_bins = np.linspace(0, 50, 126)
+    x_bins = np.linspace(-0.25, 0.25, 101)
+    for label, path, colour in sources:
+        a, stopped, n = load_f32(path)
+        p = np.sqrt((a[:, 1:4] ** 2).sum(axis=1))
+        x = a[:, 4]
+        text = f"{label} (n={n}, stopped {stopped / n:.4f}, <p>={p.mean():.2f}, x rms={100 * np.sqrt((x ** 2).mean()):.2f} cm)"
+        style = dict(histtype="step", density=True, color=colour, label=text)
+        axes[0].hist(p, bins=p_bins, **style)
+        axes[1].hist(x, bins=x_bins, **style)
+    axes[0].set_xlabel("final |p| [GeV/c]")
+    axes[0].set_yscale("log")
+    axes[1].set_xlabel("final x [m]")
+    axes[1].set_yscale("log")
+    for ax in axes:
+        ax.set_ylabel("density")
+    # One legend below both panels: inside, it would hide the peaks.
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", fontsize=8, frameon=False)
+    fig.suptitle("50 GeV/c mu- through 10 m of iron")
+    fig.tight_layout(rect=(0, 0.06 * len(sources), 1, 1))
+    fig.savefig(args.out, dpi=110)
+
+
+def ship(args):
+    import h5py
+
+    with h5py.File(args.run, "r") as f:
+        d = f["muons"]
+        cols = d.attrs["columns"]
+        cols = cols.decode() if isinstance(cols, bytes) else str(cols)
+        names = cols.split(",")
+        a = d[...]
+    c = {n: a[:, i] for i, n in enumerate(names)}
+    hit = c["status"] == 0
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    axes[0].hist2d(c["x"][hit], c["y"][hit], bins=60, range=[[-2, 2], [-3, 3]], cmap="viridis")
+    axes[0].set_xlabel("x [m]")
+    axes[0].set_ylabel("y [m]")
+    axes[0].set_title(f"hits at z = 82 m: {hit.sum()} of {len(hit)}")
+    p = np.sqrt(c["px"] ** 2 + c["py"] ** 2 + c["pz"] ** 2)
+    for charge, colour in ((13, "C0"), (-13, "C3")):
+        sel = hit & (c["pdg"] == charge)
+        axes[1].hist(p[sel], bins=np.logspace(0, np.log10(400), 50), histtype="step",
+                     color=colour, label="mu-" if charge == 13 else "mu+")
+    axes[1].set_xscale("log")
+    axes[1].set_xlabel("|p| at the plane [GeV/c]")
+    axes[1].legend()
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("case", choices=["iron-block", "ship"])
+    ap.add_argument("--fast")
+    ap.add_argument("--detailed")
+    ap.add_argument("--geant4")
+    ap.add_argument("--run")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    if args.case == "iron-block":
+        if not args.fast:
+            ap.error("iron-block needs --fast")
+        iron_block(args)
+    else:
+        if not args.run:
+            ap.error("ship needs --run")
+        ship(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

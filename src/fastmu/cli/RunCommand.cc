@@ -1,0 +1,317 @@
+// `fastmu run`: the fast transport on the command line (interfaces.md), and
+// its built-in examples (`--example iron-block | ship`).
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "fastmu/cli/Commands.hh"
+#include "fastmu/core/Error.hh"
+#include "fastmu/core/Parallel.hh"
+#include "fastmu/geometry/ShipShield.hh"
+#include "fastmu/io/AtomicOutput.hh"
+#include "fastmu/io/ColumnTable.hh"
+#include "fastmu/physics/DetailedEngine.hh"
+#include "fastmu/tables/TableCache.hh"
+#include "fastmu/tables/TableFile.hh"
+#include "fastmu/transport/CudaTransport.hh"
+#include "fastmu/transport/Examples.hh"
+#include "fastmu/transport/MuonIO.hh"
+#include "fastmu/transport/Transport.hh"
+
+namespace fastmu::cli {
+namespace {
+
+struct RunArgs {
+  std::string geometry, muons, out;
+  std::vector<std::string> tables;
+  std::string backend = "auto";
+  double step = 0.02;
+  std::uint64_t seed = 1;
+  bool all = false;
+  std::int64_t max_steps = 100000;
+  double p_kill = 0.18;
+  int threads = 0;
+  // --example
+  std::string example;
+  std::size_t n = 0;
+  std::size_t n_detailed = 5000;
+  std::string out_dir = ".";
+  bool no_plot = false;
+};
+
+StepOptions step_options(const RunArgs& a) {
+  if (a.max_steps <= 0 || a.max_steps > 2'000'000'000) {
+    throw Error(fmt::format("--max-steps: {} is not in [1, 2e9]", a.max_steps));
+  }
+  StepOptions o;
+  o.step = static_cast<float>(a.step);
+  o.p_kill = static_cast<float>(a.p_kill);
+  o.max_steps = static_cast<std::int32_t>(a.max_steps);
+  o.seed = a.seed;
+  return o;
+}
+
+// Tables named on the command line, by material; the rest come from the cache.
+TableSet load_tables(const std::vector<std::string>& files, double step) {
+  TableSet set;
+  for (const auto& f : files) {
+    auto t = std::make_shared<const TableParams>(load_table(f, step));
+    const std::string name = t->metadata().material;
+    if (set.count(name)) throw Error(fmt::format("--tables: two tables for material '{}'", name));
+    set[name] = std::move(t);
+  }
+  return set;
+}
+
+struct StatusCounts {
+  std::size_t by_status[5] = {};
+};
+StatusCounts count_status(const TransportResult& r) {
+  StatusCounts c;
+  for (auto s : r.status) {
+    if (s >= 0 && s < 5) ++c.by_status[s];
+  }
+  return c;
+}
+
+void print_stats(const TransportResult& r, const TransportStats& st, int threads) {
+  const double n = static_cast<double>(r.size());
+  const std::string where =
+      st.backend == Backend::cuda ? fmt::format("cuda, {}", cuda::device_name())
+                                  : fmt::format("cpu, {} threads", resolve_thread_count(threads));
+  std::printf("transported %zu muons (%s) in %.3f s: %.4g muons/s, %.4g muon-steps/s\n", r.size(),
+              where.c_str(), st.seconds, n / st.seconds, static_cast<double>(st.steps) / st.seconds);
+  const StatusCounts c = count_status(r);
+  std::printf("status: %zu at plane, %zu stopped, %zu left world, %zu step limit, %zu outside window\n",
+              c.by_status[0], c.by_status[1], c.by_status[2], c.by_status[3], c.by_status[4]);
+}
+
+void run_files(const RunArgs& a) {
+  if (a.geometry.empty() || a.muons.empty() || a.out.empty()) {
+    throw Error("run: --geometry, --muons and --out are required (or --example NAME)");
+  }
+  { io::AtomicOutput probe(a.out); }  // fail on an unwritable --out before the work
+  const Backend backend = resolve_backend(parse_backend(a.backend));  // before any table build
+  const StepOptions opt = step_options(a);
+  MaterialLibrary materials;
+  auto geometry = std::make_shared<const GeometryParams>(
+      GeometryParams::from_json_file(a.geometry, materials));
+  const TableSet given = load_tables(a.tables, a.step);
+  TableCache cache;
+  const TransportParams params = make_transport_params(geometry, materials, given, &cache, opt);
+  const MuonBatch muons = read_muons(a.muons);
+  TransportStats stats;
+  const TransportResult r = transport(params, muons, backend, a.threads, 0, &stats);
+  write_transport_result(a.out, r, a.all, geometry->sensitive_planes().size() > 1);
+  print_stats(r, stats, a.threads);
+  std::printf("wrote %s\n", a.out.c_str());
+}
+
+// Final states as the 7-column float32 file of the Geant4 reference samples
+// (p0, px, py, pz, x, y, z), which the plot script reads for every source.
+void write_f32(const std::filesystem::path& path, const std::vector<std::array<double, 7>>& rows) {
+  io::ColumnTable t;
+  t.columns = {"p0", "px", "py", "pz", "x", "y", "z"};
+  t.values.reserve(rows.size() * 7);
+  for (const auto& r : rows) t.values.insert(t.values.end(), r.begin(), r.end());
+  io::write_table(path, t);
+}
+
+std::filesystem::path scripts_dir() {
+  if (const char* env = std::getenv("FASTMU_SCRIPTS_DIR")) return env;
+  return std::filesystem::path(FASTMU_PYTHON_DIR) / ".." / "scripts";
+}
+
+std::filesystem::path reference_dir() {
+  if (const char* env = std::getenv("FASTMU_REFERENCE_DIR")) return env;
+  return FASTMU_DEFAULT_REFERENCE_DIR;
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs scripts/plot_run.py; a missing interpreter or script is a warning.
+void plot(const std::vector<std::string>& args, const std::filesystem::path& png) {
+  const auto script = scripts_dir() / "plot_run.py";
+  const char* py = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  if (!std::filesystem::exists(script)) {
+    std::fprintf(stderr, "fastmu: warning: %s not found (set FASTMU_SCRIPTS_DIR): no plot\n",
+                 script.c_str());
+    return;
+  }
+  std::string cmd = std::string(py) + " " + quote(script.string());
+  for (const auto& a : args) cmd += " " + quote(a);
+  if (std::system(cmd.c_str()) != 0) {
+    std::fprintf(stderr, "fastmu: warning: plotting failed (%s)\n", cmd.c_str());
+  } else {
+    std::printf("wrote %s\n", png.c_str());
+  }
+}
+
+double quantile(std::vector<double>& v, double q) {
+  if (v.empty()) return NAN;
+  const std::size_t k = static_cast<std::size_t>(q * (v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+void run_iron_block(const RunArgs& a) {
+  const std::filesystem::path dir = a.out_dir;
+  if (!std::filesystem::is_directory(dir)) {
+    throw Error(fmt::format("--out-dir: '{}' is not a folder", a.out_dir));
+  }
+  const std::size_t n = a.n ? a.n : 1'000'000;
+  const Backend backend = resolve_backend(parse_backend(a.backend));
+  const StepOptions opt = step_options(a);
+  MaterialLibrary materials;
+  TableCache cache;
+  const TransportParams params = make_transport_params(
+      iron_block_geometry_json(), "iron-block", materials, load_tables(a.tables, a.step), &cache, opt);
+  std::printf("iron-block: %zu mu- of %g GeV/c through %g m of G4_Fe, step %g m, seed %llu\n", n,
+              kIronBlockMomentum, kIronBlockThickness, a.step,
+              static_cast<unsigned long long>(a.seed));
+  TransportStats stats;
+  const TransportResult r =
+      transport(params, iron_block_muons(n), backend, a.threads, 0, &stats);
+  print_stats(r, stats, a.threads);
+
+  std::vector<double> p, x;
+  std::vector<std::array<double, 7>> rows(n);
+  std::size_t stopped = 0;
+  double sum_p = 0, sum_x2 = 0;
+  const auto& m = r.muons;
+  for (std::size_t i = 0; i < n; ++i) {
+    rows[i] = {kIronBlockMomentum, m.px[i], m.py[i], m.pz[i], m.x[i], m.y[i], m.z[i]};
+    if (r.status[i] != 0) {
+      stopped += r.status[i] == 1;
+      continue;
+    }
+    const double pm = std::sqrt(double(m.px[i]) * m.px[i] + double(m.py[i]) * m.py[i] +
+                                double(m.pz[i]) * m.pz[i]);
+    p.push_back(pm);
+    x.push_back(m.x[i]);
+    sum_p += pm;
+    sum_x2 += double(m.x[i]) * m.x[i];
+  }
+  const double mean_p = sum_p / p.size();
+  const double x_rms = std::sqrt(sum_x2 / x.size());
+  std::printf("final |p| [GeV/c]: mean %.3f  q10 %.3f  q50 %.3f  q90 %.3f\n", mean_p,
+              quantile(p, 0.1), quantile(p, 0.5), quantile(p, 0.9));
+  std::printf("x rms %.2f cm, stopped fraction %.5f, time %.3f s, %.4g muons/s\n", 100 * x_rms,
+              double(stopped) / n, stats.seconds, n / stats.seconds);
+
+  const auto fast_file = dir / "iron_block_fast.f32";
+  write_f32(fast_file, rows);
+  std::vector<std::string> args = {"iron-block", "--fast", fast_file.string()};
+  if (a.n_detailed > 0) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto samples = transport_slab(materials.find("G4_Fe"), kIronBlockThickness,
+                                        kIronBlockMomentum, kIronBlockMomentum, a.n_detailed, -1,
+                                        Vec3{0, 0, 0}, a.seed, a.threads);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<std::array<double, 7>> drows;
+    for (const auto& s : samples) drows.push_back({s.p0, s.px, s.py, s.pz, s.x, s.y, s.z});
+    const auto detailed_file = dir / "iron_block_detailed.f32";
+    write_f32(detailed_file, drows);
+    std::printf("detailed engine: %zu muons in %.2f s (%.4g muons/s); fast/detailed speed %.0fx\n",
+                samples.size(), secs, samples.size() / secs,
+                (n / stats.seconds) / (samples.size() / secs));
+    args.insert(args.end(), {"--detailed", detailed_file.string()});
+  }
+  const auto g4 = reference_dir() / "slab_G4_Fe_10m_50GeV_mu-.f32";
+  if (std::filesystem::exists(g4)) {
+    args.insert(args.end(), {"--geant4", g4.string()});
+  } else {
+    std::printf("Geant4 reference %s not found: comparing with the detailed engine only\n",
+                g4.c_str());
+  }
+  const auto png = dir / "iron_block.png";
+  args.insert(args.end(), {"--out", png.string()});
+  if (!a.no_plot) plot(args, png);
+}
+
+void run_ship(const RunArgs& a) {
+  const std::filesystem::path dir = a.out_dir;
+  if (!std::filesystem::is_directory(dir)) {
+    throw Error(fmt::format("--out-dir: '{}' is not a folder", a.out_dir));
+  }
+  const std::size_t n = a.n ? a.n : 100'000;
+  const Backend backend = resolve_backend(parse_backend(a.backend));
+  const StepOptions opt = step_options(a);
+  MaterialLibrary materials;
+  TableCache cache;
+  const TransportParams params =
+      make_transport_params(make_ship_shield_json("warm"), "ship(warm)", materials,
+                            load_tables(a.tables, a.step), &cache, opt);
+  std::printf("ship: %zu muons (synthetic flux, seed %llu) through the warm_baseline shield\n", n,
+              static_cast<unsigned long long>(a.seed));
+  TransportStats stats;
+  const TransportResult r =
+      transport(params, ship_muons(n, a.seed), backend, a.threads, 0, &stats);
+  print_stats(r, stats, a.threads);
+  const StatusCounts c = count_status(r);
+  std::printf("hits at z = 82 m inside the window: %zu (%.3g of the muons)\n", c.by_status[0],
+              double(c.by_status[0]) / n);
+  const auto out = dir / "ship_run.h5";
+  write_transport_result(out, r, true, false);
+  std::printf("wrote %s\n", out.c_str());
+  const auto png = dir / "ship.png";
+  if (!a.no_plot) plot({"ship", "--run", out.string(), "--out", png.string()}, png);
+}
+
+}  // namespace
+
+void register_run_command(CLI::App& app) {
+  auto a = std::make_shared<RunArgs>();
+  auto* run = app.add_subcommand("run", "Fast transport of muons through a geometry");
+  run->add_option("--geometry", a->geometry, "geometry JSON")->check(CLI::ExistingFile);
+  run->add_option("--muons", a->muons, "muons (CSV or HDF5: px,py,pz,x,y,z,pdg[,weight])")
+      ->check(CLI::ExistingFile);
+  run->add_option("--out", a->out, "output file (CSV or HDF5 by extension)");
+  run->add_option("--tables", a->tables, "table files (.h5); other materials from the cache")
+      ->check(CLI::ExistingFile);
+  run->add_option("--backend", a->backend, "auto | cpu | cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->capture_default_str();
+  run->add_option("--step", a->step, "step length of the tables [m]")->capture_default_str();
+  run->add_option("--seed", a->seed, "random seed")->capture_default_str();
+  run->add_flag("--all", a->all, "write every muon, not only status 0");
+  run->add_option("--max-steps", a->max_steps, "step limit per muon")->capture_default_str();
+  run->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
+  run->add_option("--threads", a->threads, "CPU threads (0: all)")->capture_default_str();
+  run->add_option("--example", a->example, "built-in example: iron-block | ship")
+      ->check(CLI::IsMember({"iron-block", "ship"}));
+  run->add_option("--n", a->n, "examples: number of muons (iron-block 1e6, ship 1e5)");
+  run->add_option("--n-detailed", a->n_detailed,
+                  "iron-block: muons for the detailed-engine comparison (0: none)")
+      ->capture_default_str();
+  run->add_option("--out-dir", a->out_dir, "examples: folder for outputs and the plot")
+      ->capture_default_str();
+  run->add_flag("--no-plot", a->no_plot, "examples: skip the PNG");
+  run->callback([a] {
+    if (a->example == "iron-block") {
+      run_iron_block(*a);
+    } else if (a->example == "ship") {
+      run_ship(*a);
+    } else {
+      run_files(*a);
+    }
+  });
+}
+
+}  // namespace fastmu::cli

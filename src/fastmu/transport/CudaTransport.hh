@@ -1,0 +1,50 @@
+// The CUDA backend, behind a plain C++ interface (no CUDA types), so that
+// host code compiled without nvcc can call it. Implemented in
+// CudaTransport.cu; without CUDA the functions are stubs (Transport.cc).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "fastmu/transport/MuonBatch.hh"
+#include "fastmu/transport/TransportView.hh"
+
+namespace fastmu::cuda {
+
+// Number of visible CUDA devices (0 when built without CUDA or none is visible).
+int device_count();
+// Name of device 0, for reports ("" without CUDA).
+const char* device_name();
+
+// Device memory for the views: copies host arrays to the GPU and frees them
+// all when destroyed. Every CUDA call is checked (fastmu::Error on failure).
+class DeviceArena {
+ public:
+  DeviceArena() = default;
+  ~DeviceArena();
+  DeviceArena(const DeviceArena&) = delete;
+  DeviceArena& operator=(const DeviceArena&) = delete;
+
+  template <class T>
+  const T* copy(const T* host, std::size_t n) {
+    return static_cast<const T*>(copy_bytes(host, n * sizeof(T)));
+  }
+
+ private:
+  const void* copy_bytes(const void* host, std::size_t bytes);
+  std::vector<void*> blocks_;
+};
+
+struct KernelTiming {
+  double kernel_s = 0;    // GPU time in the transport kernels
+  double transfer_s = 0;  // host <-> device copies of the muons
+};
+
+// Transports a batch with one GPU thread per muon; `view` holds device
+// pointers (from a DeviceArena). Inputs larger than `max_chunk` muons (0: sized
+// from free device memory) are streamed through the GPU in chunks.
+TransportResult transport(const TransportView& view, const MuonBatch& in, std::uint64_t first_id,
+                          std::size_t max_chunk = 0, KernelTiming* timing = nullptr);
+
+}  // namespace fastmu::cuda

@@ -1,0 +1,75 @@
+// A material's histogram table as the step loop reads it: the TableView plus
+// logarithms precomputed once per table, so that choosing the momentum bin
+// (with its stochastic interpolation in ln p, as choose_interpolated_bin in
+// TableSampling.hh) costs one logf per step instead of three.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "fastmu/core/Macros.hh"
+#include "fastmu/tables/TableSampling.hh"
+#include "fastmu/tables/TableView.hh"
+
+namespace fastmu {
+
+struct MaterialTableView {
+  TableView t;
+  float ln_p_min = 0;                  // ln(p_min)
+  const float* ln_centres = nullptr;   // ln(p_centres[b])
+  const float* inv_ln_gap = nullptr;   // 1 / ln(p_centres[b + 1] / p_centres[b]), n_pbins - 1
+};
+
+// Host storage for the precomputed logarithms of one table.
+struct MaterialTableLogs {
+  std::vector<float> ln_centres, inv_ln_gap;
+  float ln_p_min = 0;
+
+  explicit MaterialTableLogs(const TableView& t) {
+    ln_p_min = std::log(t.p_min);
+    for (std::int32_t b = 0; b < t.n_pbins; ++b) ln_centres.push_back(std::log(t.p_centres[b]));
+    for (std::int32_t b = 0; b + 1 < t.n_pbins; ++b) {
+      inv_ln_gap.push_back(static_cast<float>(
+          1.0 / (std::log(double(t.p_centres[b + 1])) - std::log(double(t.p_centres[b])))));
+    }
+    if (inv_ln_gap.empty()) inv_ln_gap.push_back(0.0f);
+  }
+  template <class Copy>
+  MaterialTableView make_view(const TableView& t, Copy&& copy) const {
+    MaterialTableView v;
+    v.t = t;
+    v.ln_p_min = ln_p_min;
+    v.ln_centres = copy(ln_centres.data(), ln_centres.size());
+    v.inv_ln_gap = copy(inv_ln_gap.data(), inv_ln_gap.size());
+    return v;
+  }
+};
+
+// The momentum bin for p (find_momentum_bin), then its neighbour towards p
+// with probability ln(p / c_b) / ln(c_b+-1 / c_b) (choose_interpolated_bin):
+// the same choice from one logarithm. u is uniform in (0, 1).
+FASTMU_HD FASTMU_FORCEINLINE std::int32_t choose_bin(const MaterialTableView& m, float p, float u) {
+  const TableView& t = m.t;
+  const float lp = logf(p);
+  std::int32_t b;
+  if (t.binning == MomentumBinning::log) {
+    // Truncation instead of floorf (a libm call without SSE4.1): they differ
+    // only below 0, which clamps to bin 0 either way.
+    float x = (lp - m.ln_p_min) * t.inv_dp;
+    x = x > 0.0f ? x : 0.0f;
+    b = static_cast<std::int32_t>(x);
+    b = b >= t.n_pbins ? t.n_pbins - 1 : b;
+  } else {
+    b = find_momentum_bin(t, p);
+  }
+  const float d = lp - m.ln_centres[b];
+  if (d >= 0.0f) {
+    if (b + 1 < t.n_pbins && u < d * m.inv_ln_gap[b]) ++b;
+  } else if (b > 0 && u < -d * m.inv_ln_gap[b - 1]) {
+    --b;
+  }
+  return b;
+}
+
+}  // namespace fastmu

@@ -1,0 +1,236 @@
+// One step of the fast (histogram-sampling) muon transport: the online phase
+// of the method (paper, "Simulation", Algorithm 1). A single implementation,
+// in float, serves the CPU and the CUDA backends.
+//
+// A step, for a muon still alive:
+//  1. stop checks: |p| < p_kill -> stopped (p = 0); outside the world -> left
+//     the world; step budget spent -> step limit;
+//  2. material and field at the start point (volume field + field map);
+//  3. step length: the table step d; in vacuum without field, a free flight
+//     to the next boundary instead (one step);
+//  4. move: RK4 through the field, or a straight line where it is zero; a move
+//     that would cross a sensitive plane is shortened to end exactly on it;
+//  5. in matter: momentum loss and transverse kick sampled from the material's
+//     table (bin by stochastic interpolation, alias draw, jitter), isotropic
+//     azimuth, applied in the muon's frame (rotate_from_z); a shortened step
+//     gets the loss scaled by h/d and the kick by sqrt(h/d) (mean loss and
+//     multiple-scattering variance both linear in path length);
+//  6. at a plane: the state is final (status 0 inside the window, 4 outside).
+//
+// Random numbers: one Philox block per step, keyed by (seed, muon id, step
+// index), so a muon's history does not depend on batch size, thread count or
+// device: word 0 = alias cell + acceptance, word 1 = jitter x (high 16 bits)
+// and y (low 16 bits), word 2 = azimuth, word 3 = bin interpolation.
+//
+// The environment `Env` (TransportView for real geometries, a toy in tests)
+// provides: in_world(r), locate(r, safety) -> Location, field_map(r) -> Vec3f,
+// free_flight_distance(r, u), table(material) -> const MaterialTableView*
+// (null for vacuum), planes / n_planes, and options. locate(r, safety) also
+// sets `safety`, a distance within which the location cannot change (0 when
+// unknown), so that most steps inside a volume skip the lookup.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "fastmu/core/Constants.hh"
+#include "fastmu/core/Macros.hh"
+#include "fastmu/core/Random.hh"
+#include "fastmu/core/Vec3.hh"
+#include "fastmu/geometry/GeometryData.hh"
+#include "fastmu/tables/TableSampling.hh"
+#include "fastmu/tables/TableView.hh"
+#include "fastmu/transport/FieldPropagation.hh"
+#include "fastmu/transport/MaterialTable.hh"
+#include "fastmu/transport/MuonBatch.hh"
+
+namespace fastmu {
+
+struct StepOptions {
+  float step = 0.02f;              // table step d [m]
+  float p_kill = 0.18f;            // GeV/c
+  std::int32_t max_steps = 100000;
+  std::uint64_t seed = 12345;
+};
+
+// What the geometry says about a point: material id (index into the tables;
+// negative = vacuum) and the uniform field of the volume [T].
+struct Location {
+  std::int32_t material;
+  Vec3f field;
+};
+
+// Per-muon state while it is transported (registers on the GPU).
+struct MuonTrack {
+  Vec3f r;         // m
+  Vec3f p;         // GeV/c
+  float charge;    // e
+  std::int32_t status = static_cast<std::int32_t>(MuonStatus::alive);
+  std::int32_t steps = 0;
+  std::int32_t plane = -1;
+  Location loc{};       // material and volume field at the last lookup
+  float safety = 0.0f;  // distance the muon may go before the next lookup [m]
+};
+
+// Beyond a boundary reached by free flight: far enough for float positions
+// (ulp of 100 m is 7.6 um) to land inside the next volume.
+inline constexpr float kBoundaryPush = 2e-5f;  // m
+
+FASTMU_HD FASTMU_FORCEINLINE float charge_from_pdg(std::int32_t pdg) {
+  return pdg > 0 ? -1.0f : 1.0f;  // 13 = mu- (negative), -13 = mu+
+}
+
+// Uniform in (0, 1) from 16 bits (jitter inside a histogram bin).
+FASTMU_HD FASTMU_FORCEINLINE float unit_from_16(std::uint32_t bits16) {
+  return (static_cast<float>(bits16) + 0.5f) * (1.0f / 65536.0f);
+}
+
+FASTMU_HD FASTMU_FORCEINLINE bool is_zero(Vec3f v) {
+  return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
+}
+
+// What a step needs before the move: decided at its start point. Splitting a
+// step into plan + finish lets the CPU plan several muons first and prefetch
+// their table cells (see CpuTransport.hh); the GPU runs both back to back.
+struct StepPlan {
+  Location loc;
+  const MaterialTableView* table;  // null: no interaction (vacuum)
+  float pm;                // |p| at the start
+  std::int32_t bin;        // momentum bin chosen (tables only)
+  Philox4 rn;              // this step's random block (tables only)
+};
+
+// Address of the alias cell the step will read (for a prefetch).
+FASTMU_HD FASTMU_FORCEINLINE const AliasCell* planned_cell(const StepPlan& s) {
+  const std::uint32_t ncell = static_cast<std::uint32_t>(s.table->t.cells_per_bin());
+  const std::uint32_t cell = static_cast<std::uint32_t>((std::uint64_t{s.rn.v[0]} * ncell) >> 32);
+  return s.table->t.cells + static_cast<std::int64_t>(s.bin) * ncell + cell;
+}
+
+// Samples bin `bin` of the table and returns the new momentum vector for a
+// muon of momentum `pm` moving along the unit vector `u` after a step of
+// h (<= d). Returns p = 0 if the sampled loss takes the whole momentum.
+FASTMU_HD FASTMU_FORCEINLINE Vec3f apply_table_interaction(const TableView& t, std::int32_t bin,
+                                                           float pm, Vec3f u, float h_over_d,
+                                                           Philox4 rn) {
+  SampledLoss s = sample_bin(t, bin, rn.v[0], unit_from_16(rn.v[1] >> 16),
+                             unit_from_16(rn.v[1] & 0xffffu));
+  if (h_over_d < 1.0f) {
+    s.loss_frac *= h_over_d;
+    s.kick_frac *= sqrtf(h_over_d);
+  }
+  if (s.loss_frac >= 1.0f) return Vec3f{0.0f, 0.0f, 0.0f};
+  const float phi = static_cast<float>(constants::two_pi) * to_unit_open_f(rn.v[2]);
+  float sin_phi, cos_phi;
+#if defined(__CUDA_ARCH__)
+  __sincosf(phi, &sin_phi, &cos_phi);
+#else
+  sin_phi = sinf(phi);
+  cos_phi = cosf(phi);
+#endif
+  const Vec3f local{s.kick_frac * cos_phi, s.kick_frac * sin_phi, 1.0f - s.loss_frac};
+  return pm * rotate_from_z(local, u);
+}
+
+// First half of a step: the stop checks (which may finalise the muon: returns
+// false), then material, table, momentum bin and random numbers.
+// `id` keys the random numbers.
+template <class Env>
+FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, std::uint64_t id,
+                                            StepPlan& s) {
+  const StepOptions& opt = env.options;
+  s.pm = sqrtf(dot(m.p, m.p));
+  if (!(s.pm >= opt.p_kill)) {
+    m.status = static_cast<std::int32_t>(MuonStatus::stopped);
+    m.p = Vec3f{0.0f, 0.0f, 0.0f};
+    return false;
+  }
+  if (!env.in_world(m.r)) {
+    m.status = static_cast<std::int32_t>(MuonStatus::left_world);
+    return false;
+  }
+  if (m.steps >= opt.max_steps) {
+    m.status = static_cast<std::int32_t>(MuonStatus::step_limit);
+    return false;
+  }
+  // The location holds while the muon stays inside its volume: skip the
+  // lookup while the path since the last one is shorter than the safety.
+  if (!(m.safety > 0.0f)) m.loc = env.locate(m.r, m.safety);
+  s.loc = m.loc;
+  s.table = env.table(s.loc.material);
+  if (s.table != nullptr) {
+    s.rn = philox_block(opt.seed, id, static_cast<std::uint32_t>(m.steps),
+                        RngStream::fast_transport);
+    s.bin = choose_bin(*s.table, s.pm, to_unit_open_f(s.rn.v[3]));
+  }
+  return true;
+}
+
+// Second half: the move (field, planes, free flight) and the interaction.
+template <class Env>
+FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, const StepPlan& s) {
+  const StepOptions& opt = env.options;
+  const Vec3f b0 = s.loc.field + env.field_map(m.r);
+  const bool in_field = !is_zero(b0);
+  const Vec3f u = (1.0f / s.pm) * m.p;
+
+  float h = opt.step;
+  if (s.table == nullptr && !in_field) h = env.free_flight_distance(m.r, u) + kBoundaryPush;
+
+  const RayState start{m.r, u};
+  const float kappa = curvature_per_tesla(m.charge, s.pm);
+  auto field_at = [&](Vec3f r) { return s.loc.field + env.field_map(r); };
+  RayState end = in_field ? rk4_step(start, kappa, h, field_at) : straight_step(start, h);
+
+  // The nearest sensitive plane crossed by this move, as a fraction of it.
+  std::int32_t hit = -1;
+  float frac = 2.0f;
+  for (std::int32_t k = 0; k < env.n_planes; ++k) {
+    const float zp = env.planes[k].z;
+    const bool crosses = (m.r.z < zp && end.r.z >= zp) || (m.r.z > zp && end.r.z <= zp);
+    if (crosses) {
+      const float f = (zp - m.r.z) / (end.r.z - m.r.z);
+      if (f < frac) frac = f, hit = k;
+    }
+  }
+  if (hit >= 0) {
+    h *= frac;
+    end = in_field ? rk4_step(start, kappa, h, field_at) : straight_step(start, h);
+    end.r.z = env.planes[hit].z;  // exact; the transverse error is O(h theta^2)
+  }
+
+  m.r = end.r;
+  m.safety -= h;  // the path is at least the displacement
+  if (s.table != nullptr) {
+    m.p = apply_table_interaction(s.table->t, s.bin, s.pm, end.u,
+                                  h < opt.step ? h / opt.step : 1.0f, s.rn);
+  } else {
+    m.p = s.pm * end.u;
+  }
+  ++m.steps;
+
+  if (hit >= 0 && is_zero(m.p)) {
+    m.status = static_cast<std::int32_t>(MuonStatus::stopped);  // lost all momentum on the way
+  } else if (hit >= 0) {
+    const SensitivePlane& sp = env.planes[hit];
+    const bool inside = m.r.x >= sp.x_min && m.r.x <= sp.x_max && m.r.y >= sp.y_min &&
+                        m.r.y <= sp.y_max;
+    m.status = static_cast<std::int32_t>(inside ? MuonStatus::at_plane : MuonStatus::outside_window);
+    m.plane = hit;
+  }
+}
+
+// Advances `m` by one step (or finalises it). `id` keys the random numbers.
+template <class Env>
+FASTMU_HD FASTMU_FORCEINLINE void transport_step(const Env& env, MuonTrack& m, std::uint64_t id) {
+  StepPlan s;
+  if (plan_step(env, m, id, s)) finish_step(env, m, s);
+}
+
+// Transports one muon until it reaches a final status.
+template <class Env>
+FASTMU_HD FASTMU_FORCEINLINE void transport_muon(const Env& env, MuonTrack& m, std::uint64_t id) {
+  while (m.status == static_cast<std::int32_t>(MuonStatus::alive)) transport_step(env, m, id);
+}
+
+}  // namespace fastmu

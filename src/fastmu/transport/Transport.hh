@@ -1,0 +1,38 @@
+// The fast transport's entry point: runs a batch of muons through a
+// TransportParams on the CPU (all cores) or the GPU.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "fastmu/transport/MuonBatch.hh"
+#include "fastmu/transport/TransportParams.hh"
+
+namespace fastmu {
+
+enum class Backend { automatic, cpu, cuda };
+
+// "auto" | "cpu" | "cuda"; throws fastmu::Error otherwise.
+Backend parse_backend(const std::string& name);
+const char* backend_name(Backend b);
+
+// Whether this binary has the CUDA backend and a GPU is visible.
+bool cuda_available();
+// automatic -> cuda when available, else cpu; cuda without a GPU throws.
+Backend resolve_backend(Backend requested);
+
+struct TransportStats {
+  Backend backend = Backend::cpu;
+  double seconds = 0;         // wall time of the transport (views, copies, kernels)
+  double kernel_seconds = 0;  // GPU: time in kernels; CPU: same as seconds
+  std::uint64_t steps = 0;    // muon-steps taken
+};
+
+// Transports `in` (muon ids first_id, first_id + 1, ...). The result does not
+// depend on backend choice of thread count beyond float differences between
+// CPU and GPU math libraries.
+TransportResult transport(const TransportParams& params, const MuonBatch& in, Backend backend,
+                          int threads = 0, std::uint64_t first_id = 0,
+                          TransportStats* stats = nullptr);
+
+}  // namespace fastmu

@@ -1,0 +1,62 @@
+#include "fastmu/transport/TransportParams.hh"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "fastmu/core/Error.hh"
+
+namespace fastmu {
+
+bool is_vacuum_material(const std::string& name) {
+  return name == "G4_Galactic" || name == "vacuum";
+}
+
+TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
+                                 const TableSet& tables, const StepOptions& options)
+    : geometry_(std::move(geometry)), options_(options) {
+  const std::string& src = geometry_->source();
+  if (!(options.step > 0) || !std::isfinite(options.step)) {
+    throw Error(fmt::format("--step: {} m is not a positive length", options.step));
+  }
+  if (!(options.p_kill >= 0) || !std::isfinite(options.p_kill)) {
+    throw Error(fmt::format("--p-kill: {} GeV/c is not a non-negative momentum", options.p_kill));
+  }
+  if (options.max_steps <= 0) {
+    throw Error(fmt::format("--max-steps: {} is not a positive number", options.max_steps));
+  }
+  const auto& names = geometry_->material_names();
+  tables_.resize(names.size());
+  table_logs_.resize(names.size());
+  for (std::size_t m = 0; m < names.size(); ++m) {
+    if (is_vacuum_material(names[m])) continue;
+    const auto it = tables.find(names[m]);
+    if (it == tables.end() || !it->second) {
+      throw Error(fmt::format("{}: material '{}' has no table for step {} m", src, names[m],
+                              options.step));
+    }
+    const double step = it->second->metadata().step_m;
+    if (std::fabs(step - options.step) > 1e-6 * options.step) {
+      throw Error(fmt::format("table of '{}' is for step {} m, but the run uses step {} m",
+                              names[m], step, options.step));
+    }
+    tables_[m] = it->second;
+    table_logs_[m] = std::make_shared<const MaterialTableLogs>(it->second->host_view());
+  }
+  if (const auto& spec = geometry_->field_map()) {
+    field_ = FieldMapParams::from_spec(*spec);
+    const auto& lo = field_->lo();
+    const auto& hi = field_->hi();
+    field_lo_ = {static_cast<float>(lo[0]), static_cast<float>(lo[1]), static_cast<float>(lo[2])};
+    field_hi_ = {static_cast<float>(hi[0]), static_cast<float>(hi[1]), static_cast<float>(hi[2])};
+    if (field_->symmetry() == FieldSymmetry::quadrant) {
+      // The map covers x, y >= 0 and is mirrored: its region is |x| <= hi.x, |y| <= hi.y.
+      field_lo_.x = -std::fmax(std::fabs(field_lo_.x), std::fabs(field_hi_.x));
+      field_lo_.y = -std::fmax(std::fabs(field_lo_.y), std::fabs(field_hi_.y));
+      field_hi_.x = -field_lo_.x;
+      field_hi_.y = -field_lo_.y;
+    }
+  }
+}
+
+}  // namespace fastmu

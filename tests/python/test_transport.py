@@ -1,0 +1,231 @@
+import numpy as np
+import pytest
+
+import fastmu
+from conftest import read_reference
+
+KEYS = ["id", "px", "py", "pz", "x", "y", "z", "pdg", "weight", "status"]
+
+
+def muons(n, p=50.0, pdg=13):
+    m = fastmu.examples.iron_block_muons(n)
+    m[:, 2] = p
+    m[:, 6] = pdg
+    m[:, 7] = np.arange(n) + 0.5  # weights are carried through untouched
+    return m
+
+
+def momentum(out):
+    return np.sqrt(out["px"] ** 2 + out["py"] ** 2 + out["pz"] ** 2)
+
+
+def test_iron_block(fe_table, iron_block):
+    out = fastmu.transport(muons(2000), iron_block, tables=[fe_table], all=True, cache=False)
+    assert list(out) == KEYS
+    assert out["id"].dtype == np.int64 and out["px"].dtype == np.float32
+    assert out["pdg"].dtype == np.int32 and out["weight"].dtype == np.float64
+    assert out["status"].dtype == np.int32
+    np.testing.assert_array_equal(out["id"], np.arange(2000))
+    np.testing.assert_array_equal(out["weight"], np.arange(2000) + 0.5)
+    assert np.all(out["pdg"] == 13)
+    at_plane = out["status"] == 0
+    assert at_plane.mean() > 0.99
+    np.testing.assert_allclose(out["z"][at_plane], 10.0, atol=1e-4)
+    p = momentum(out)[at_plane]
+    # About 1.8 GeV lost per metre of iron at these momenta (Groom et al. 2001).
+    assert 25 < p.mean() < 38
+    assert 0.01 < out["x"][at_plane].std() < 0.1
+
+
+def test_default_output_is_status_zero_only(fe_table, iron_block):
+    m = muons(300)
+    m[:, 2] = np.linspace(5.0, 30.0, 300)  # the range of a 15 GeV/c muon in iron is about 10 m
+    everything = fastmu.transport(m, iron_block, tables=[fe_table], all=True, cache=False)
+    only = fastmu.transport(m, iron_block, tables=[fe_table], cache=False)
+    keep = everything["status"] == 0
+    assert 0 < keep.sum() < 300
+    assert np.any(everything["status"] == 1)
+    stopped = everything["status"] == 1
+    assert np.all(momentum(everything)[stopped] == 0)
+    for k in KEYS:
+        np.testing.assert_array_equal(only[k], everything[k][keep])
+
+
+def test_reproducible_and_thread_independent(fe_table, iron_block):
+    m = muons(500)
+    a = fastmu.transport(m, iron_block, tables=[fe_table], all=True, threads=1, seed=4,
+                         cache=False)
+    b = fastmu.transport(m, iron_block, tables=[fe_table], all=True, threads=2, seed=4,
+                         cache=False)
+    c = fastmu.transport(m, iron_block, tables=[fe_table], all=True, seed=5, cache=False)
+    for k in KEYS:
+        np.testing.assert_array_equal(a[k], b[k])
+    assert not np.array_equal(a["pz"], c["pz"])
+    # A muon's history depends on its id only, not on the batch around it.
+    d = fastmu.transport(m[:100], iron_block, tables=[fe_table], all=True, seed=4, cache=False)
+    np.testing.assert_array_equal(d["pz"], a["pz"][:100])
+
+
+def test_input_forms(fe_table, iron_block, tmp_path):
+    m = muons(50)
+    ref = fastmu.transport(m, iron_block, tables=[fe_table], all=True, cache=False)
+    path = tmp_path / "fe.h5"
+    fe_table.save(path)
+    variants = [
+        dict(muons=m.astype(np.float64), tables=fe_table),
+        dict(muons=m.tolist(), tables=[str(path)]),
+        dict(muons=np.asfortranarray(m), tables={"G4_Fe": path}),
+    ]
+    for v in variants:
+        out = fastmu.transport(v["muons"], iron_block, tables=v["tables"], all=True, cache=False)
+        np.testing.assert_array_equal(out["pz"], ref["pz"])
+    seven = fastmu.transport(m[:, :7], fastmu.examples.iron_block_geometry(), tables=[fe_table],
+                             all=True, cache=False)
+    np.testing.assert_array_equal(seven["pz"], ref["pz"])
+    assert np.all(seven["weight"] == 1.0)
+
+
+def test_field_bends_opposite_charges(fe_table):
+    geo = fastmu.examples.iron_block_geometry()
+    geo["volumes"][0]["field"] = [0.0, 1.7, 0.0]
+    neg = fastmu.transport(muons(200, pdg=13), geo, tables=[fe_table], all=True, cache=False)
+    pos = fastmu.transport(muons(200, pdg=-13), geo, tables=[fe_table], all=True, cache=False)
+    assert neg["x"].mean() * pos["x"].mean() < 0
+    # p_T kick of 0.3 * 1.7 T * 10 m = 5.1 GeV/c: a deflection of metres.
+    assert abs(neg["x"].mean()) > 0.5
+    assert np.all(pos["pdg"] == -13)
+
+
+def test_field_map_argument_acts_like_volume_field(fe_table):
+    uniform = fastmu.examples.iron_block_geometry()
+    uniform["volumes"][0]["field"] = [0.0, 1.7, 0.0]
+    B = np.zeros((2, 2, 2, 3), np.float32)
+    B[..., 1] = 1.7
+    fmap = fastmu.FieldMap(B, [-25, -25, -1], [25, 25, 11])
+    m = muons(300)
+    a = fastmu.transport(m, uniform, tables=[fe_table], all=True, cache=False)
+    b = fastmu.transport(m, fastmu.examples.iron_block_geometry(), tables=[fe_table], all=True,
+                         cache=False, field_map=fmap)
+    assert b["x"].mean() == pytest.approx(a["x"].mean(), rel=0.02)
+    assert abs(b["x"].mean()) > 0.5
+
+
+def test_several_planes_give_plane_column(fe_table):
+    geo = fastmu.examples.iron_block_geometry()
+    geo["world"]["max"][2] = 13.0
+    geo["sensitive_planes"] = [{"z": 12.0, "x": [-0.01, 0.01], "y": [-20, 20]},
+                               {"z": 10.5, "x": [-20, 20], "y": [-20, 20]}]
+    out = fastmu.transport(muons(100), geo, tables=[fe_table], all=True, cache=False)
+    assert "plane" in out
+    # The first plane crossed is z = 10.5 (index 1), inside its window.
+    assert np.all(out["plane"][out["status"] == 0] == 1)
+
+
+def test_tables_from_cache(iron_block, tmp_path):
+    out = fastmu.transport(muons(20), iron_block, all=True, cache=tmp_path)
+    assert out["status"].shape == (20,)
+    files = list(tmp_path.glob("G4_Fe_*.h5"))
+    assert len(files) == 1
+    assert fastmu.load_table(files[0]).info["samples"] == 95 * 2000  # FASTMU_CACHE_SAMPLES
+    assert str(fastmu.table_cache_dir(tmp_path)) == str(tmp_path)
+
+
+@pytest.mark.parametrize("bad,needle", [
+    (np.zeros((3, 5), np.float32), "shape"),
+    (np.zeros((3, 8), np.float32), "pdg"),
+])
+def test_bad_muons(fe_table, iron_block, bad, needle):
+    with pytest.raises(fastmu.Error, match=needle):
+        fastmu.transport(bad, iron_block, tables=[fe_table], cache=False)
+
+
+def test_non_finite_muon(fe_table, iron_block):
+    m = muons(3)
+    m[1, 4] = np.nan
+    with pytest.raises(fastmu.Error, match="row 1, column y"):
+        fastmu.transport(m, iron_block, tables=[fe_table], cache=False)
+
+
+def test_bad_options(fe_table, iron_block):
+    m = muons(3)
+    with pytest.raises(fastmu.Error, match="backend"):
+        fastmu.transport(m, iron_block, tables=[fe_table], backend="tpu", cache=False)
+    with pytest.raises(fastmu.Error, match="G4_Fe"):
+        fastmu.transport(m, iron_block, tables=[], cache=False)
+    with pytest.raises(fastmu.Error, match="step"):
+        fastmu.transport(m, iron_block, tables=[fe_table], step=0.05, cache=False)
+    with pytest.raises(fastmu.Error, match="two tables"):
+        fastmu.transport(m, iron_block, tables=[fe_table, fe_table], cache=False)
+    with pytest.raises(fastmu.Error, match="G4_CONCRETE"):
+        fastmu.transport(m, iron_block, tables={"G4_CONCRETE": fe_table}, cache=False)
+    if not fastmu.cuda_available():
+        with pytest.raises(fastmu.Error, match="cuda"):
+            fastmu.transport(m, iron_block, tables=[fe_table], backend="cuda", cache=False)
+
+
+def test_iron_block_against_geant4(fe_table, iron_block, reference_dir):
+    ref = read_reference(reference_dir / "slab_G4_Fe_10m_50GeV_mu-.f32")
+    ref_moving = np.any(ref[:, 1:4] != 0, axis=1)
+    ref_p = np.linalg.norm(ref[ref_moving, 1:4], axis=1)
+    out = fastmu.transport(muons(20000), iron_block, tables=[fe_table], all=True, cache=False)
+    ok = out["status"] == 0
+    p = momentum(out)[ok]
+    # Small test tables (30 bins x 5000 samples): a few per cent is the target.
+    assert p.mean() == pytest.approx(ref_p.mean(), rel=0.05)
+    assert np.median(p) == pytest.approx(np.median(ref_p), rel=0.05)
+    assert out["x"][ok].std() == pytest.approx(ref[ref_moving, 4].std(), rel=0.15)
+
+
+def test_device_arrays_detected():
+    assert not fastmu.is_device_array(np.zeros((2, 8)))
+
+    class FakeCuda:
+        __cuda_array_interface__ = {"shape": (2, 8), "typestr": "<f4", "data": (0, False),
+                                    "version": 3}
+
+    assert fastmu.is_device_array(FakeCuda())
+    with pytest.raises(fastmu.Error, match="torch and CuPy"):
+        fastmu.transport(FakeCuda(), fastmu.examples.iron_block_geometry(), cache=False)
+
+
+def _cuda_torch():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device for torch")
+    return torch
+
+
+def test_torch_cuda_round_trip(fe_table, iron_block):
+    torch = _cuda_torch()
+    m = torch.from_numpy(muons(1000)).cuda()
+    with pytest.warns(RuntimeWarning) if not hasattr(fastmu._fastmu, "_transport_device") \
+            else _nullcontext():
+        out = fastmu.transport(m, iron_block, tables=[fe_table], all=True, cache=False)
+    assert out["pz"].is_cuda and out["pz"].shape == (1000,)
+    host = fastmu.transport(muons(1000), iron_block, tables=[fe_table], all=True, cache=False)
+    # Same ids, same random numbers, same backend: equal up to float details
+    # (a last-bit difference can flip a bin choice for a rare muon).
+    same = np.isclose(out["pz"].cpu().numpy(), host["pz"], rtol=1e-4, atol=1e-4)
+    assert same.mean() > 0.99
+
+
+class _nullcontext:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_concurrent_calls_from_python_threads(fe_table, iron_block):
+    # The GIL is released while muons fly: calls from several Python threads
+    # run side by side and give the same results as one after the other.
+    from concurrent.futures import ThreadPoolExecutor
+    m = muons(400)
+    seeds = [21, 22, 23, 24]
+    run = lambda s: fastmu.transport(m, iron_block, tables=[fe_table], all=True, seed=s,  # noqa: E731
+                                     threads=1, cache=False)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(run, seeds))
+    for s, out in zip(seeds, parallel):
+        np.testing.assert_array_equal(out["pz"], run(s)["pz"])

@@ -1,0 +1,83 @@
+// `fastmu run` end to end: geometry JSON + muon CSV in, transport output out;
+// bad input exits non-zero with one line and leaves no output file.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "TestTables.hh"
+#include "fastmu/io/ColumnTable.hh"
+
+namespace fastmu {
+namespace {
+
+std::filesystem::path work_dir() {
+  const auto d = std::filesystem::temp_directory_path() / "fastmu_run_command_test";
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+int run(const std::string& args, const std::filesystem::path& log) {
+  const std::string cmd = std::string(FASTMU_BINARY) + " run " + args + " > '" + log.string() +
+                          "' 2>&1";
+  return std::system(cmd.c_str());
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(RunCommand, TransportsMuonsThroughMagnetisedSlab) {
+  if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
+  const auto dir = work_dir();
+  const auto table = test::test_table_cache().path_for("G4_Fe", 0.02);
+  test::test_table("G4_Fe");  // makes sure the file exists
+  std::ofstream(dir / "geo.json") << R"({
+    "world": {"min": [-5, -5, -1], "max": [5, 5, 12], "material": "vacuum"},
+    "volumes": [{"name": "slab", "shape": "box", "min": [-5, -5, 0], "max": [5, 5, 3],
+                 "material": "G4_Fe", "field": [0, 1.5, 0]}],
+    "sensitive_planes": [{"z": 10.0, "x": [-1, 1], "y": [-1, 1]}]})";
+  std::ofstream(dir / "mu.csv") << "px,py,pz,x,y,z,pdg,weight\n"
+                                   "0,0,20,0,0,-0.5,13,1.5\n0,0,20,0,0,-0.5,-13,2\n"
+                                   "0,0,2,0,0,-0.5,13,1\n";
+  const auto out = dir / "out.csv";
+  std::filesystem::remove(out);
+  const std::string args = "--geometry '" + (dir / "geo.json").string() + "' --muons '" +
+                           (dir / "mu.csv").string() + "' --out '" + out.string() +
+                           "' --tables '" + table.string() + "' --backend cpu --seed 5";
+  ASSERT_EQ(run(args, dir / "log.txt"), 0) << slurp(dir / "log.txt");
+  const io::ColumnTable t = io::read_table(out);
+  ASSERT_EQ(t.rows(), 2u);  // the 2 GeV/c muon stops in the iron; only status 0 is written
+  const int x = t.require("x", "out"), z = t.require("z", "out"), w = t.require("weight", "out");
+  EXPECT_EQ(t.at(0, z), 10.0);
+  // 3 m of 1.5 T: mu- bends towards +x, mu+ towards -x (B along +y, p along +z).
+  EXPECT_GT(t.at(0, x), 0.3);
+  EXPECT_LT(t.at(1, x), -0.3);
+  EXPECT_EQ(t.at(0, w), 1.5);
+  EXPECT_EQ(t.at(1, w), 2.0);
+
+  // --all writes every muon with its status.
+  ASSERT_EQ(run(args + " --all", dir / "log.txt"), 0);
+  const io::ColumnTable all = io::read_table(out);
+  ASSERT_EQ(all.rows(), 3u);
+  EXPECT_EQ(all.at(2, all.require("status", "out")), 1);
+  EXPECT_EQ(all.at(2, all.require("pz", "out")), 0.0);
+
+  // Bad input: one line naming file, line and column; no output file.
+  std::ofstream(dir / "bad.csv") << "px,py,pz,x,y,z,pdg\n0,0,20,0,0,0,11\n";
+  const auto bad_out = dir / "bad_out.csv";
+  std::filesystem::remove(bad_out);
+  const std::string bad = "--geometry '" + (dir / "geo.json").string() + "' --muons '" +
+                          (dir / "bad.csv").string() + "' --out '" + bad_out.string() +
+                          "' --tables '" + table.string() + "' --backend cpu";
+  EXPECT_NE(run(bad, dir / "log.txt"), 0);
+  const std::string msg = slurp(dir / "log.txt");
+  EXPECT_NE(msg.find("bad.csv line 2, column pdg"), std::string::npos) << msg;
+  EXPECT_FALSE(std::filesystem::exists(bad_out));
+}
+
+}  // namespace
+}  // namespace fastmu

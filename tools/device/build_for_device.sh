@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds fastmu with the CUDA backend HERE and stages, in the git-ignored
+# folder .device/, everything the GPU machine needs (it has nvcc and a driver
+# but none of the Debian libraries): the executables, the non-glibc shared
+# libraries they load, the tables (from the table cache) and the Geant4 slab
+# reference. Then run tools/device/gpu_bench.sh there with carry [".device"].
+#
+#   FASTMU_CACHE=DIR  table cache to take G4_Fe / G4_AIR / G4_CONCRETE (20 mm) from
+#   BUILD_DIR=DIR     build folder (default build-gpu), JOBS=N parallel jobs (2)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BUILD_DIR:-$root/build-gpu}
+stage=$root/.device
+cache=${FASTMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fastmu}
+
+cmake -S "$root" -B "$build" -DFASTMU_BUILD_PYTHON=OFF -DFASTMU_ENABLE_CUDA=ON \
+  -DCMAKE_CUDA_ARCHITECTURES="90-real;90-virtual" -DCMAKE_BUILD_RPATH='$ORIGIN/lib' >/dev/null
+cmake --build "$build" --target fastmu fastmu_tests_transport fastmu_bench -j"${JOBS:-2}"
+
+rm -rf "$stage/bin" "$stage/lib"
+mkdir -p "$stage/bin" "$stage/lib" "$stage/cache" "$stage/reference"
+cp "$build/fastmu" "$build/fastmu_bench" "$build/tests/fastmu_tests_transport" "$stage/bin/"
+strip --strip-debug "$stage"/bin/*
+# Shared libraries other than glibc and the compiler runtime (the device has newer ones).
+for b in "$stage"/bin/*; do ldd "$b" | awk '/=> \//{print $3}'; done | sort -u |
+  grep -vE '/(libc|libm|libpthread|libdl|librt|libresolv|ld-linux-x86-64|libstdc\+\+|libgcc_s)\.so' |
+  while read -r lib; do cp -L "$lib" "$stage/lib/"; done
+for m in G4_Fe G4_AIR G4_CONCRETE; do
+  f="$cache/${m}_step20mm_v1.h5"
+  if [ -f "$f" ]; then cp "$f" "$stage/cache/"; else echo "note: no $f (built on the device if needed)"; fi
+done
+ref="$root/../shared/reference/geant4/slab_G4_Fe_10m_50GeV_mu-.f32"
+[ -f "$ref" ] && cp "$ref" "$stage/reference/"
+cp "$root/tools/device/gpu_bench.sh" "$stage/"
+du -sh "$stage"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs fastmu's build and test dependencies from Debian 12 packages.
+# nvcc (CUDA toolkit) is optional: when present the CUDA backend is built too.
+set -euo pipefail
+packages=(
+  build-essential cmake
+  libhdf5-dev libcli11-dev nlohmann-json3-dev librandom123-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib python3-h5py
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
