@@ -7,12 +7,9 @@
 
 Host arrays (NumPy or anything np.asarray accepts) come back as NumPy arrays.
 CUDA device arrays (a torch.Tensor on 'cuda', a cupy.ndarray) are accepted
-and come back as arrays of the same library on the same device; see
-_transport_device for how (and docs/python.md for what is still missing for
-a transport without a host round trip).
+and come back as arrays of the same library on the same device, without a
+copy through host memory (see _transport_device).
 """
-
-import warnings
 
 import numpy as np
 
@@ -129,11 +126,9 @@ def _array_library(obj):
 def _transport_device(muons, geometry, tables, cache, backend, field_map, options):
     """CUDA arrays in, CUDA arrays of the same library out.
 
-    With a device entry point in the extension (_fastmu._transport_device,
-    taking device pointers) the muons never leave the GPU. This build's
-    transport library takes host batches only (fastmu::cuda::transport copies
-    a host MuonBatch in and the result out), so the arrays go through the
-    host once each way and a RuntimeWarning says so.
+    The muons stay on the GPU: the output columns are allocated with the input's
+    library and filled by the kernel through their device pointers
+    (_fastmu._transport_device_ptrs), on the library's current stream.
     """
     lib = _array_library(muons)
     if lib is None:
@@ -142,23 +137,42 @@ def _transport_device(muons, geometry, tables, cache, backend, field_map, option
     if backend == "cpu":
         raise Error("transport: backend='cpu' with CUDA device arrays: pass a host array "
                     "or use backend='cuda' or 'auto'")
-    if hasattr(_fastmu, "_transport_device"):  # pragma: no cover - needs the entry point
-        return _fastmu._transport_device(muons, geometry, tables, cache, backend, field_map,
-                                         **options)
-    warnings.warn("fastmu.transport: this build has no device-pointer entry point; "
-                  "the muons go through host memory (one copy each way)",
-                  RuntimeWarning, stacklevel=3)
+    if not _fastmu.cuda_available():
+        raise Error("transport: CUDA device arrays given, but this fastmu has no CUDA backend "
+                    "or sees no GPU")
+    if len(muons.shape) != 2 or muons.shape[1] not in (7, 8):
+        raise Error(f"transport: muons must be an (N, 8) array (px,py,pz,x,y,z,pdg,weight), "
+                    f"got shape {tuple(muons.shape)}")
+    n, ncol = int(muons.shape[0]), int(muons.shape[1])
+    dtypes = dict(id="int64", px="float32", py="float32", pz="float32", x="float32",
+                  y="float32", z="float32", pdg="int32", weight="float32", status="int32",
+                  plane="int32")
+    kw = dict(step=options["step"], seed=options["seed"], p_kill=options["p_kill"],
+              max_steps=options["max_steps"])
     if lib == "torch":
-        device = muons.device
-        host = muons.detach().to("cpu").numpy()
-        out = _fastmu._transport(host, geometry, tables, cache, backend, field_map, **options)
         import torch
-        return {k: torch.from_numpy(v).to(device) for k, v in out.items()}
-    import cupy
-    with cupy.cuda.Device(muons.device.id):
-        out = _fastmu._transport(cupy.asnumpy(muons), geometry, tables, cache, backend,
-                                 field_map, **options)
-        return {k: cupy.asarray(v) for k, v in out.items()}
+        rows = muons.detach().to(torch.float32).contiguous()
+        cols = {k: torch.empty(n, dtype=getattr(torch, t), device=rows.device)
+                for k, t in dtypes.items()}
+        with torch.cuda.device(rows.device):
+            stream = torch.cuda.current_stream(rows.device).cuda_stream
+            with_plane = _fastmu._transport_device_ptrs(
+                rows.data_ptr(), n, ncol, {k: v.data_ptr() for k, v in cols.items()}, geometry,
+                tables, cache, field_map, stream=stream, **kw)
+    else:
+        import cupy
+        with cupy.cuda.Device(muons.device.id):
+            rows = cupy.ascontiguousarray(muons, dtype=cupy.float32)
+            cols = {k: cupy.empty(n, dtype=t) for k, t in dtypes.items()}
+            with_plane = _fastmu._transport_device_ptrs(
+                rows.data.ptr, n, ncol, {k: v.data.ptr for k, v in cols.items()}, geometry,
+                tables, cache, field_map, stream=cupy.cuda.get_current_stream().ptr, **kw)
+    if not options["all"]:
+        keep = cols["status"] == 0
+        cols = {k: v[keep] for k, v in cols.items()}
+    if not with_plane:
+        del cols["plane"]
+    return cols
 
 
 __all__ = ["transport", "is_device_array", "STATUS", "COLUMNS"]

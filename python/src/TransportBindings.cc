@@ -211,6 +211,64 @@ void bind_transport(py::module_& m) {
       py::arg("muons"), py::arg("geometry"), py::arg("tables"), py::arg("cache"), py::arg("backend"),
       py::arg("field_map"), py::kw_only(), py::arg("step"), py::arg("seed"), py::arg("p_kill"),
       py::arg("max_steps"), py::arg("all"), py::arg("threads"));
+  m.def(
+      "_transport_device_ptrs",
+      [](std::uintptr_t rows, std::size_t n, int ncol, const py::dict& columns,
+         const std::shared_ptr<GeometryHandle>& geometry,
+         const std::vector<std::shared_ptr<TableParams>>& tables, const py::object& cache,
+         std::shared_ptr<FieldMapParams> field_map, double step, std::uint64_t seed, double p_kill,
+         long long max_steps, std::uintptr_t stream) {
+        if (!geometry) throw Error("transport: geometry is None");
+        StepOptions options;
+        options.step = static_cast<float>(step);
+        options.seed = seed;
+        options.p_kill = static_cast<float>(p_kill);
+        if (max_steps <= 0 || max_steps > 2147483647LL) {
+          throw Error("--max-steps: " + std::to_string(max_steps) + " is not a positive 32-bit number");
+        }
+        options.max_steps = static_cast<std::int32_t>(max_steps);
+        auto ptr = [&](const char* name) {
+          if (!columns.contains(name)) throw Error(std::string("transport: output column '") + name + "' missing");
+          return columns[name].cast<std::uintptr_t>();
+        };
+        cuda::DeviceColumns out;
+        out.id = reinterpret_cast<std::int64_t*>(ptr("id"));
+        out.px = reinterpret_cast<float*>(ptr("px"));
+        out.py = reinterpret_cast<float*>(ptr("py"));
+        out.pz = reinterpret_cast<float*>(ptr("pz"));
+        out.x = reinterpret_cast<float*>(ptr("x"));
+        out.y = reinterpret_cast<float*>(ptr("y"));
+        out.z = reinterpret_cast<float*>(ptr("z"));
+        out.pdg = reinterpret_cast<std::int32_t*>(ptr("pdg"));
+        out.weight = reinterpret_cast<float*>(ptr("weight"));
+        out.status = reinterpret_cast<std::int32_t*>(ptr("status"));
+        out.plane = reinterpret_cast<std::int32_t*>(ptr("plane"));
+        const CacheChoice choice = cache_choice(cache);
+        const bool with_plane = geometry->params->sensitive_planes().size() > 1;
+        {
+          py::gil_scoped_release release;
+          const TransportParams params = make_params(*geometry, tables, choice, options);
+          const auto* in = reinterpret_cast<const float*>(rows);
+          void* s = reinterpret_cast<void*>(stream);
+          if (field_map) {
+            resolve_backend(Backend::cuda);
+            cuda::DeviceArena arena;
+            auto copy = [&](const auto* p, std::size_t k) { return arena.copy(p, k); };
+            std::vector<MaterialTableView> table_views;
+            TransportView view = params.make_view(copy, table_views);
+            set_field_map(view, field_map->make_view(copy), *field_map);
+            cuda::transport_device(view, in, n, ncol, out, 0, s);
+          } else {
+            transport_on_device(params, in, n, ncol, out, 0, s);
+          }
+        }
+        return with_plane;
+      },
+      py::arg("rows"), py::arg("n"), py::arg("ncol"), py::arg("columns"), py::arg("geometry"),
+      py::arg("tables"), py::arg("cache"), py::arg("field_map"), py::kw_only(), py::arg("step"),
+      py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"), py::arg("stream"),
+      "Transports muons in GPU memory (row-major float32 (n, 7|8), device pointer `rows`) into "
+      "the device columns given as pointers; returns whether a `plane` column is meaningful.");
   m.def("_table_cache_dir", [](const py::object& dir) {
           return table_cache(dir.is_none() ? std::nullopt
                                            : std::optional<std::filesystem::path>(

@@ -44,6 +44,28 @@ __global__ void transport_kernel(const __grid_constant__ TransportView view, Dev
   m.steps[i] = t.steps;
 }
 
+// Same as transport_kernel, for muons given as device rows (px,py,pz,x,y,z,pdg[,weight]).
+__global__ void transport_rows_kernel(const __grid_constant__ TransportView view, const float* rows,
+                                      std::size_t n, int ncol, DeviceColumns out,
+                                      std::uint64_t first_id) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float* row = rows + i * static_cast<std::size_t>(ncol);
+  const std::int32_t pdg = static_cast<std::int32_t>(lrintf(row[6]));
+  MuonTrack t;
+  t.p = Vec3f{row[0], row[1], row[2]};
+  t.r = Vec3f{row[3], row[4], row[5]};
+  t.charge = charge_from_pdg(pdg);
+  transport_muon(view, t, first_id + i);
+  out.id[i] = static_cast<std::int64_t>(first_id + i);
+  out.px[i] = t.p.x, out.py[i] = t.p.y, out.pz[i] = t.p.z;
+  out.x[i] = t.r.x, out.y[i] = t.r.y, out.z[i] = t.r.z;
+  out.pdg[i] = pdg;
+  out.weight[i] = ncol > 7 ? row[7] : 1.0f;
+  out.status[i] = t.status;
+  out.plane[i] = t.plane;
+}
+
 constexpr std::size_t kBytesPerMuon = 10 * 4;
 
 }  // namespace
@@ -157,6 +179,21 @@ TransportResult transport(const TransportView& view, const MuonBatch& in, std::u
     timing->transfer_s = transfer_ms * 1e-3;
   }
   return out;
+}
+
+void transport_device(const TransportView& view, const float* rows, std::size_t n, int ncol,
+                      const DeviceColumns& out, std::uint64_t first_id, void* stream) {
+  if (ncol != 7 && ncol != 8) {
+    throw Error("transport: muons need 7 or 8 columns (px,py,pz,x,y,z,pdg[,weight]), got " +
+                std::to_string(ncol));
+  }
+  if (n == 0) return;
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  const int block = 128;
+  const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
+  transport_rows_kernel<<<grid, block, 0, s>>>(view, rows, n, ncol, out, first_id);
+  FASTMU_CUDA_CHECK(cudaGetLastError());
+  FASTMU_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
 }  // namespace fastmu::cuda

@@ -47,4 +47,24 @@ struct KernelTiming {
 TransportResult transport(const TransportView& view, const MuonBatch& in, std::uint64_t first_id,
                           std::size_t max_chunk = 0, KernelTiming* timing = nullptr);
 
+// Output columns in device memory, n elements each (interfaces.md's transport
+// output: id, px, py, pz, x, y, z, pdg, weight, status, plane).
+struct DeviceColumns {
+  std::int64_t* id = nullptr;
+  float *px = nullptr, *py = nullptr, *pz = nullptr;
+  float *x = nullptr, *y = nullptr, *z = nullptr;
+  std::int32_t* pdg = nullptr;
+  float* weight = nullptr;
+  std::int32_t *status = nullptr, *plane = nullptr;
+};
+
+// Transports muons that already live on the GPU: `rows` is a row-major (n, ncol)
+// float32 array in device memory with ncol 7 (px,py,pz,x,y,z,pdg; weight 1) or
+// 8 (+ weight). Results go to `out`; the muons never touch host memory. Runs
+// on `stream` (a cudaStream_t; nullptr: the default stream) and returns when
+// it is done. Muon i has id first_id + i, as in the host-batch entry point,
+// so both give identical results for the same muons.
+void transport_device(const TransportView& view, const float* rows, std::size_t n, int ncol,
+                      const DeviceColumns& out, std::uint64_t first_id, void* stream = nullptr);
+
 }  // namespace fastmu::cuda

@@ -67,6 +67,17 @@ TransportResult transport(const TransportParams& params, const MuonBatch& in, Ba
   return result;
 }
 
+void transport_on_device(const TransportParams& params, const float* rows, std::size_t n,
+                         int ncol, const cuda::DeviceColumns& out, std::uint64_t first_id,
+                         void* stream) {
+  resolve_backend(Backend::cuda);  // a clear error without CUDA or a GPU
+  cuda::DeviceArena arena;
+  std::vector<MaterialTableView> table_views;
+  const TransportView view = params.make_view(
+      [&](const auto* p, std::size_t count) { return arena.copy(p, count); }, table_views);
+  cuda::transport_device(view, rows, n, ncol, out, first_id, stream);
+}
+
 #ifndef FASTMU_HAVE_CUDA
 // Stubs: this build has no CUDA backend.
 namespace cuda {
@@ -78,6 +89,10 @@ const void* DeviceArena::copy_bytes(const void*, std::size_t) {
 }
 TransportResult transport(const TransportView&, const MuonBatch&, std::uint64_t, std::size_t,
                           KernelTiming*) {
+  throw Error("this fastmu was built without CUDA");
+}
+void transport_device(const TransportView&, const float*, std::size_t, int, const DeviceColumns&,
+                      std::uint64_t, void*) {
   throw Error("this fastmu was built without CUDA");
 }
 }  // namespace cuda

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "fastmu/transport/CudaTransport.hh"
 #include "fastmu/transport/MuonBatch.hh"
 #include "fastmu/transport/TransportParams.hh"
 
@@ -34,5 +35,13 @@ struct TransportStats {
 TransportResult transport(const TransportParams& params, const MuonBatch& in, Backend backend,
                           int threads = 0, std::uint64_t first_id = 0,
                           TransportStats* stats = nullptr);
+
+// Transports muons that live in GPU memory (row-major (n, ncol) float32,
+// ncol 7 or 8: px,py,pz,x,y,z,pdg[,weight]) into device columns, without a
+// host copy of the muons (cuda::transport_device). Throws fastmu::Error when
+// this build has no CUDA or no GPU is visible.
+void transport_on_device(const TransportParams& params, const float* rows, std::size_t n,
+                         int ncol, const cuda::DeviceColumns& out, std::uint64_t first_id = 0,
+                         void* stream = nullptr);
 
 }  // namespace fastmu
