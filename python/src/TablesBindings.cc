@@ -81,7 +81,7 @@ py::array_t<float> sample_table(const TableParams& t, const CArray<float>& p, st
     for (py::ssize_t i = 0; i < n; ++i) {
       const Philox4 r = philox_block(seed, static_cast<std::uint64_t>(i), 0, RngStream::fast_transport);
       const std::int32_t bin = choose_bin(mv, pin[i], to_unit_open_f(r.v[3]));
-      const Vec3f after = apply_table_interaction(v, bin, pin[i], Vec3f{0.f, 0.f, 1.f}, 1.0f, r);
+      const Vec3f after = apply_table_interaction(mv, bin, pin[i], Vec3f{0.f, 0.f, 1.f}, 1.0f, r);
       const bool stopped = after.x == 0.f && after.y == 0.f && after.z == 0.f;
       o[2 * i] = stopped ? 1.0f : 1.0f - after.z / pin[i];
       o[2 * i + 1] = stopped ? 0.0f : std::sqrt(after.x * after.x + after.y * after.y) / pin[i];

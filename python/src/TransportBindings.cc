@@ -117,6 +117,19 @@ TransportResult run(const TransportParams& params, const MuonBatch& in, Backend 
   return transport_cpu(host.view, in, threads);
 }
 
+// The step options of a Python call, checked as the command line checks them.
+StepOptions step_options(double step, std::uint64_t seed, double p_kill, long long max_steps) {
+  StepOptions options;
+  options.step = static_cast<float>(step);
+  options.seed = seed;
+  options.p_kill = static_cast<float>(p_kill);
+  if (max_steps <= 0 || max_steps > 2147483647LL) {
+    throw Error("--max-steps: " + std::to_string(max_steps) + " is not a positive 32-bit number");
+  }
+  options.max_steps = static_cast<std::int32_t>(max_steps);
+  return options;
+}
+
 // cache: True (default folder), False (no cache) or a folder.
 CacheChoice cache_choice(const py::object& cache) {
   CacheChoice c;
@@ -189,14 +202,7 @@ void bind_transport(py::module_& m) {
          std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads) {
         if (!geometry) throw Error("transport: geometry is None");
         const Backend requested = parse_backend(backend);
-        StepOptions options;
-        options.step = static_cast<float>(step);
-        options.seed = seed;
-        options.p_kill = static_cast<float>(p_kill);
-        if (max_steps <= 0 || max_steps > 2147483647LL) {
-          throw Error("--max-steps: " + std::to_string(max_steps) + " is not a positive 32-bit number");
-        }
-        options.max_steps = static_cast<std::int32_t>(max_steps);
+        const StepOptions options = step_options(step, seed, p_kill, max_steps);
         const MuonBatch in = batch_from_any(muons);
         const CacheChoice choice = cache_choice(cache);
         const bool with_plane = geometry->params->sensitive_planes().size() > 1;
@@ -219,14 +225,7 @@ void bind_transport(py::module_& m) {
          std::shared_ptr<FieldMapParams> field_map, double step, std::uint64_t seed, double p_kill,
          long long max_steps, std::uintptr_t stream) {
         if (!geometry) throw Error("transport: geometry is None");
-        StepOptions options;
-        options.step = static_cast<float>(step);
-        options.seed = seed;
-        options.p_kill = static_cast<float>(p_kill);
-        if (max_steps <= 0 || max_steps > 2147483647LL) {
-          throw Error("--max-steps: " + std::to_string(max_steps) + " is not a positive 32-bit number");
-        }
-        options.max_steps = static_cast<std::int32_t>(max_steps);
+        const StepOptions options = step_options(step, seed, p_kill, max_steps);
         auto ptr = [&](const char* name) {
           if (!columns.contains(name)) throw Error(std::string("transport: output column '") + name + "' missing");
           return columns[name].cast<std::uintptr_t>();

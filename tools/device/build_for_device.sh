@@ -7,13 +7,14 @@
 #
 #   FASTMU_CACHE=DIR  table cache to take G4_Fe / G4_AIR / G4_CONCRETE (20 mm) from
 #   BUILD_DIR=DIR     build folder (default build-gpu), JOBS=N parallel jobs (2)
+#   FASTMU_CUDA=OFF   build without the CUDA backend (for cpu_bench.sh only)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$root/build-gpu}
 stage=$root/.device
 cache=${FASTMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fastmu}
 
-cmake -S "$root" -B "$build" -DFASTMU_BUILD_PYTHON=OFF -DFASTMU_ENABLE_CUDA=ON \
+cmake -S "$root" -B "$build" -DFASTMU_BUILD_PYTHON=OFF -DFASTMU_ENABLE_CUDA=${FASTMU_CUDA:-ON} \
   -DCMAKE_CUDA_ARCHITECTURES="90-real;90-virtual" -DCMAKE_BUILD_RPATH='$ORIGIN/lib' >/dev/null
 cmake --build "$build" --target fastmu fastmu_tests_transport fastmu_bench -j"${JOBS:-2}"
 
@@ -31,5 +32,5 @@ for m in G4_Fe G4_AIR G4_CONCRETE; do
 done
 ref="$root/../shared/reference/geant4/slab_G4_Fe_10m_50GeV_mu-.f32"
 [ -f "$ref" ] && cp "$ref" "$stage/reference/"
-cp "$root/tools/device/gpu_bench.sh" "$stage/"
+cp "$root/tools/device/gpu_bench.sh" "$root/tools/device/cpu_bench.sh" "$stage/"
 du -sh "$stage"

@@ -1,13 +1,16 @@
 // A material's histogram table as the step loop reads it: the TableView plus
 // logarithms precomputed once per table, so that choosing the momentum bin
 // (with its stochastic interpolation in ln p, as choose_interpolated_bin in
-// TableSampling.hh) costs one logf per step instead of three.
+// TableSampling.hh) costs one logarithm per step instead of three.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "fastmu/core/Error.hh"
+#include "fastmu/core/FastMath.hh"
 #include "fastmu/core/Macros.hh"
 #include "fastmu/tables/TableSampling.hh"
 #include "fastmu/tables/TableView.hh"
@@ -19,7 +22,20 @@ struct MaterialTableView {
   float ln_p_min = 0;                  // ln(p_min)
   const float* ln_centres = nullptr;   // ln(p_centres[b])
   const float* inv_ln_gap = nullptr;   // 1 / ln(p_centres[b + 1] / p_centres[b]), n_pbins - 1
+  std::uint32_t row_magic = 0;         // ceil(2^32 / (ny + 1)): see split_cell
 };
+
+// Cell index -> (ix, iy) = (cell / (ny + 1), cell % (ny + 1)) without a
+// division (an idiv in the step's critical path, after the alias load): for
+// n, d < 2^16, (n * ceil(2^32 / d)) >> 32 == n / d exactly (the error term
+// n * (M d - 2^32) / (d 2^32) stays below 1 / d; Lemire et al. 2019).
+// make_view checks that cells_per_bin < 2^16.
+FASTMU_HD FASTMU_FORCEINLINE void split_cell(const MaterialTableView& m, std::int32_t cell,
+                                             std::int32_t& ix, std::int32_t& iy) {
+  ix = static_cast<std::int32_t>(
+      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(cell)) * m.row_magic) >> 32);
+  iy = cell - ix * (m.t.ny + 1);
+}
 
 // Host storage for the precomputed logarithms of one table.
 struct MaterialTableLogs {
@@ -42,6 +58,12 @@ struct MaterialTableLogs {
     v.ln_p_min = ln_p_min;
     v.ln_centres = copy(ln_centres.data(), ln_centres.size());
     v.inv_ln_gap = copy(inv_ln_gap.data(), inv_ln_gap.size());
+    if (t.cells_per_bin() >= (1 << 16)) {
+      throw Error("transport: a table with " + std::to_string(t.cells_per_bin()) +
+                  " cells per momentum bin (at most 65535 supported)");
+    }
+    const std::uint64_t d = static_cast<std::uint64_t>(t.ny) + 1;
+    v.row_magic = static_cast<std::uint32_t>(((std::uint64_t{1} << 32) + d - 1) / d);
     return v;
   }
 };
@@ -51,7 +73,7 @@ struct MaterialTableLogs {
 // the same choice from one logarithm. u is uniform in (0, 1).
 FASTMU_HD FASTMU_FORCEINLINE std::int32_t choose_bin(const MaterialTableView& m, float p, float u) {
   const TableView& t = m.t;
-  const float lp = logf(p);
+  const float lp = log_fast(p);  // inline (FastMath.hh): no libm call
   std::int32_t b;
   if (t.binning == MomentumBinning::log) {
     // Truncation instead of floorf (a libm call without SSE4.1): they differ

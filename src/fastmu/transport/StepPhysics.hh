@@ -34,6 +34,7 @@
 #include <cstdint>
 
 #include "fastmu/core/Constants.hh"
+#include "fastmu/core/FastMath.hh"
 #include "fastmu/core/Macros.hh"
 #include "fastmu/core/Random.hh"
 #include "fastmu/core/Vec3.hh"
@@ -110,24 +111,24 @@ FASTMU_HD FASTMU_FORCEINLINE const AliasCell* planned_cell(const StepPlan& s) {
 // Samples bin `bin` of the table and returns the new momentum vector for a
 // muon of momentum `pm` moving along the unit vector `u` after a step of
 // h (<= d). Returns p = 0 if the sampled loss takes the whole momentum.
-FASTMU_HD FASTMU_FORCEINLINE Vec3f apply_table_interaction(const TableView& t, std::int32_t bin,
-                                                           float pm, Vec3f u, float h_over_d,
-                                                           Philox4 rn) {
-  SampledLoss s = sample_bin(t, bin, rn.v[0], unit_from_16(rn.v[1] >> 16),
+// (sample_bin of TableSampling.hh, with the cell split by split_cell.)
+FASTMU_HD FASTMU_FORCEINLINE Vec3f apply_table_interaction(const MaterialTableView& m,
+                                                           std::int32_t bin, float pm, Vec3f u,
+                                                           float h_over_d, Philox4 rn) {
+  const TableView& t = m.t;
+  std::int32_t ix, iy;
+  split_cell(m, sample_cell(t, bin, rn.v[0]), ix, iy);
+  SampledLoss s = cell_value(t, bin, ix, iy, unit_from_16(rn.v[1] >> 16),
                              unit_from_16(rn.v[1] & 0xffffu));
   if (h_over_d < 1.0f) {
     s.loss_frac *= h_over_d;
     s.kick_frac *= sqrtf(h_over_d);
   }
   if (s.loss_frac >= 1.0f) return Vec3f{0.0f, 0.0f, 0.0f};
-  const float phi = static_cast<float>(constants::two_pi) * to_unit_open_f(rn.v[2]);
+  // Isotropic azimuth: an inline sincos of 2 pi u (FastMath.hh), the same on
+  // host and device.
   float sin_phi, cos_phi;
-#if defined(__CUDA_ARCH__)
-  __sincosf(phi, &sin_phi, &cos_phi);
-#else
-  sin_phi = sinf(phi);
-  cos_phi = cosf(phi);
-#endif
+  sincos_two_pi(to_unit_open_f(rn.v[2]), sin_phi, cos_phi);
   const Vec3f local{s.kick_frac * cos_phi, s.kick_frac * sin_phi, 1.0f - s.loss_frac};
   return pm * rotate_from_z(local, u);
 }
@@ -202,7 +203,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   m.r = end.r;
   m.safety -= h;  // the path is at least the displacement
   if (s.table != nullptr) {
-    m.p = apply_table_interaction(s.table->t, s.bin, s.pm, end.u,
+    m.p = apply_table_interaction(*s.table, s.bin, s.pm, end.u,
                                   h < opt.step ? h / opt.step : 1.0f, s.rn);
   } else {
     m.p = s.pm * end.u;

@@ -47,7 +47,11 @@ struct TransportView {
     return {l.volume >= 0 ? l.material : geometry.world_material, l.field};
   }
 
-  FASTMU_HD Vec3f field_map(Vec3f r) const { return field.at(r.x, r.y, r.z); }
+  // The empty test inline: most geometries have no map, and `at` is an
+  // out-of-line call on the host.
+  FASTMU_HD Vec3f field_map(Vec3f r) const {
+    return field.empty() ? Vec3f{} : field.at(r.x, r.y, r.z);
+  }
 
   FASTMU_HD const MaterialTableView* table(std::int32_t material) const {
     return material >= 0 && material < n_tables && tables[material].t.n_pbins > 0

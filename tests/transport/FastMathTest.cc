@@ -1,0 +1,48 @@
+// The inline float sin/cos, exp and log of FastMath.hh (used by the step on
+// host and device) against double-precision libm over the ranges they serve.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "fastmu/core/FastMath.hh"
+
+namespace fastmu {
+namespace {
+
+TEST(FastMath, SinCosTwoPiWithin1e7) {
+  double worst = 0;
+  for (int i = 0; i <= 200000; ++i) {
+    const float u = static_cast<float>(i) / 200000.0f;
+    float s, c;
+    sincos_two_pi(u, s, c);
+    const double a = 2.0 * M_PI * static_cast<double>(u);
+    worst = std::fmax(worst, std::fabs(s - std::sin(a)));
+    worst = std::fmax(worst, std::fabs(c - std::cos(a)));
+  }
+  EXPECT_LT(worst, 1.5e-7);
+}
+
+TEST(FastMath, ExpRelativeErrorWithin2e7) {
+  double worst = 0;
+  for (int i = 0; i <= 200000; ++i) {
+    const float x = -87.0f + 175.0f * (static_cast<float>(i) / 200000.0f);
+    const double ref = std::exp(static_cast<double>(x));
+    worst = std::fmax(worst, std::fabs(exp_fast(x) - ref) / ref);
+  }
+  EXPECT_LT(worst, 2e-7);
+  EXPECT_EQ(exp_fast(0.0f), 1.0f);
+}
+
+TEST(FastMath, LogWithin2e7RelativeOrAbsolute) {
+  double worst = 0;
+  for (int i = 0; i <= 200000; ++i) {
+    const float x = 1e-4f * std::pow(1e8f, static_cast<float>(i) / 200000.0f);
+    const double ref = std::log(static_cast<double>(x));
+    worst = std::fmax(worst, std::fabs(log_fast(x) - ref) / std::fmax(1.0, std::fabs(ref)));
+  }
+  EXPECT_LT(worst, 2e-7);
+  EXPECT_EQ(log_fast(1.0f), 0.0f);
+}
+
+}  // namespace
+}  // namespace fastmu
