@@ -60,7 +60,8 @@ TEST(CudaDeviceEntry, MatchesHostBatchPath) {
   ASSERT_EQ(cudaMemcpy(d_rows, rows.data(), rows.size() * sizeof(float), cudaMemcpyHostToDevice),
             cudaSuccess);
   void* block = nullptr;
-  ASSERT_EQ(cudaMalloc(&block, n * (8 + 9 * 4)), cudaSuccess);
+  // id (int64), 7 float columns, 3 int32 columns.
+  ASSERT_EQ(cudaMalloc(&block, n * (8 + 10 * 4)), cudaSuccess);
   cuda::DeviceColumns out;
   out.id = static_cast<std::int64_t*>(block);
   float* f = reinterpret_cast<float*>(out.id + n);
