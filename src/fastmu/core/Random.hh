@@ -38,6 +38,44 @@ FASTMU_HD FASTMU_FORCEINLINE Philox4 philox_block(std::uint64_t seed, std::uint6
   return {{r[0], r[1], r[2], r[3]}};
 }
 
+// kN Philox4x32-10 blocks at once, for one (seed, stream) and per-lane
+// (id[l], counter[l]): bitwise the blocks of philox_block. The state is kept
+// as structure of arrays, each round a plain loop over the lanes: the
+// reference and portable form of the CPU loop's lane draw, which AVX2 CPUs
+// replace by explicit vector code (CpuTransport.hh, LaneRandomAvx2; GCC 12
+// does not vectorise these widening multiplies by itself). The round and key
+// schedule are those of Random123's philox4x32_R.
+template <int kN>
+FASTMU_HD FASTMU_FORCEINLINE void philox_blocks(std::uint64_t seed, const std::uint64_t* id,
+                                                const std::uint32_t* counter, RngStream stream,
+                                                Philox4* out) {
+  constexpr std::uint64_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;  // multipliers
+  constexpr std::uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;  // key increments
+  std::uint32_t c0[kN], c1[kN], c2[kN], c3[kN];
+  for (int l = 0; l < kN; ++l) {
+    c0[l] = counter[l];
+    c1[l] = static_cast<std::uint32_t>(id[l]);
+    c2[l] = static_cast<std::uint32_t>(id[l] >> 32);
+    c3[l] = static_cast<std::uint32_t>(stream);
+  }
+  std::uint32_t k0 = static_cast<std::uint32_t>(seed), k1 = static_cast<std::uint32_t>(seed >> 32);
+  for (int round = 0; round < 10; ++round) {
+    for (int l = 0; l < kN; ++l) {
+      const std::uint64_t p0 = kM0 * c0[l];
+      const std::uint64_t p1 = kM1 * c2[l];
+      const std::uint32_t n0 = static_cast<std::uint32_t>(p1 >> 32) ^ c1[l] ^ k0;
+      const std::uint32_t n2 = static_cast<std::uint32_t>(p0 >> 32) ^ c3[l] ^ k1;
+      c0[l] = n0;
+      c1[l] = static_cast<std::uint32_t>(p1);
+      c2[l] = n2;
+      c3[l] = static_cast<std::uint32_t>(p0);
+    }
+    k0 += kW0;
+    k1 += kW1;
+  }
+  for (int l = 0; l < kN; ++l) out[l] = {{c0[l], c1[l], c2[l], c3[l]}};
+}
+
 // Uniform in (0, 1): never exactly 0 or 1, so log(u) is always finite.
 FASTMU_HD FASTMU_FORCEINLINE double to_unit_open(std::uint32_t r) {
   return (static_cast<double>(r) + 0.5) * (1.0 / 4294967296.0);

@@ -71,11 +71,16 @@ struct MuonTrack {
   std::int32_t plane = -1;
   Location loc{};       // material and volume field at the last lookup
   float safety = 0.0f;  // distance the muon may go before the next lookup [m]
+  float plane_gap = 0.0f;  // path the muon may go before the planes are checked [m]
 };
 
 // Beyond a boundary reached by free flight: far enough for float positions
 // (ulp of 100 m is 7.6 um) to land inside the next volume.
 inline constexpr float kBoundaryPush = 2e-5f;  // m
+
+// Kept from the nearest sensitive plane's z when the plane checks are skipped:
+// covers float rounding of z and RK4 moves slightly longer than h.
+inline constexpr float kPlaneMargin = 1e-4f;  // m
 
 FASTMU_HD FASTMU_FORCEINLINE float charge_from_pdg(std::int32_t pdg) {
   return pdg > 0 ? -1.0f : 1.0f;  // 13 = mu- (negative), -13 = mu+
@@ -133,11 +138,19 @@ FASTMU_HD FASTMU_FORCEINLINE Vec3f apply_table_interaction(const MaterialTableVi
   return pm * rotate_from_z(local, u);
 }
 
+// This step's random block, keyed by (seed, muon id, step index).
+FASTMU_HD FASTMU_FORCEINLINE Philox4 step_random(const StepOptions& opt, std::uint64_t id,
+                                                 const MuonTrack& m) {
+  return philox_block(opt.seed, id, static_cast<std::uint32_t>(m.steps), RngStream::fast_transport);
+}
+
 // First half of a step: the stop checks (which may finalise the muon: returns
 // false), then material, table, momentum bin and random numbers.
-// `id` keys the random numbers.
-template <class Env>
-FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, std::uint64_t id,
+// `random()` returns the step's block (step_random); it is called only for a
+// step in matter, so the GPU computes it only when needed, while the CPU
+// passes a block drawn ahead with its lanes' (philox_blocks).
+template <class Env, class RandomFn>
+FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, RandomFn&& random,
                                             StepPlan& s) {
   const StepOptions& opt = env.options;
   s.pm = sqrtf(dot(m.p, m.p));
@@ -160,8 +173,7 @@ FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, std::u
   s.loc = m.loc;
   s.table = env.table(s.loc.material);
   if (s.table != nullptr) {
-    s.rn = philox_block(opt.seed, id, static_cast<std::uint32_t>(m.steps),
-                        RngStream::fast_transport);
+    s.rn = random();
     s.bin = choose_bin(*s.table, s.pm, to_unit_open_f(s.rn.v[3]));
   }
   return true;
@@ -179,21 +191,31 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   if (s.table == nullptr && !in_field) h = env.free_flight_distance(m.r, u) + kBoundaryPush;
 
   const RayState start{m.r, u};
-  const float kappa = curvature_per_tesla(m.charge, s.pm);
+  const float kappa = in_field ? curvature_per_tesla(m.charge, s.pm) : 0.0f;  // no division else
   auto field_at = [&](Vec3f r) { return s.loc.field + env.field_map(r); };
   RayState end = in_field ? rk4_step(start, kappa, h, field_at) : straight_step(start, h);
 
   // The nearest sensitive plane crossed by this move, as a fraction of it.
+  // A move changes z by at most its length h, so the planes need checking
+  // only once the path since the last check reaches the z distance to the
+  // nearest plane then (counted down in plane_gap, as the safety).
   std::int32_t hit = -1;
   float frac = 2.0f;
-  for (std::int32_t k = 0; k < env.n_planes; ++k) {
-    const float zp = env.planes[k].z;
-    const bool crosses = (m.r.z < zp && end.r.z >= zp) || (m.r.z > zp && end.r.z <= zp);
-    if (crosses) {
-      const float f = (zp - m.r.z) / (end.r.z - m.r.z);
-      if (f < frac) frac = f, hit = k;
+  if (!(m.plane_gap > h)) {
+    float nearest = 3e38f;
+    for (std::int32_t k = 0; k < env.n_planes; ++k) {
+      const float zp = env.planes[k].z;
+      const bool crosses = (m.r.z < zp && end.r.z >= zp) || (m.r.z > zp && end.r.z <= zp);
+      if (crosses) {
+        const float f = (zp - m.r.z) / (end.r.z - m.r.z);
+        if (f < frac) frac = f, hit = k;
+      }
+      const float dz = fabsf(zp - m.r.z);
+      nearest = dz < nearest ? dz : nearest;
     }
+    m.plane_gap = nearest - kPlaneMargin;
   }
+  m.plane_gap -= h;
   if (hit >= 0) {
     h *= frac;
     end = in_field ? rk4_step(start, kappa, h, field_at) : straight_step(start, h);
@@ -225,7 +247,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
 template <class Env>
 FASTMU_HD FASTMU_FORCEINLINE void transport_step(const Env& env, MuonTrack& m, std::uint64_t id) {
   StepPlan s;
-  if (plan_step(env, m, id, s)) finish_step(env, m, s);
+  if (plan_step(env, m, [&] { return step_random(env.options, id, m); }, s)) finish_step(env, m, s);
 }
 
 // Transports one muon until it reaches a final status.
