@@ -3,18 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fastmu/physics/LossIntegrals.hh"
 #include "fastmu/core/Constants.hh"
 #include "fastmu/physics/PhysicsUnits.hh"
 
 namespace fastmu {
 namespace {
 const double sqrte = std::sqrt(std::exp(1.0));
-constexpr double xgi[8] = {0.0198550717512320, 0.1016667612931865, 0.2372337950418355,
-                           0.4082826787521750, 0.5917173212478250, 0.7627662049581645,
-                           0.8983332387068135, 0.9801449282487680};
-constexpr double wgi[8] = {0.0506142681451880, 0.1111905172266870, 0.1568533229389435,
-                           0.1813418916891810, 0.1813418916891810, 0.1568533229389435,
-                           0.1111905172266870, 0.0506142681451880};
+constexpr auto& xgi = integrals::gl8_x;  // 8-point Gauss-Legendre on [0, 1]
+constexpr auto& wgi = integrals::gl8_w;
 }  // namespace
 
 MuPairProduction::MuPairProduction(const Material& material) {
