@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fastmu/physics/LossIntegrals.hh"
 #include "fastmu/core/Constants.hh"
+#include "fastmu/physics/LossIntegrals.hh"
 #include "fastmu/physics/PhysicsUnits.hh"
 
 namespace fastmu {
