@@ -169,18 +169,32 @@ double quantile(std::vector<double>& v, double q) {
   return v[k];
 }
 
-void run_iron_block(const RunArgs& a) {
-  const std::filesystem::path dir = a.out_dir;
+// The built-in examples' output folder, which must exist.
+std::filesystem::path example_out_dir(const RunArgs& a) {
+  std::filesystem::path dir = a.out_dir;
   if (!std::filesystem::is_directory(dir)) {
     throw Error(fmt::format("--out-dir: '{}' is not a folder", a.out_dir));
   }
+  return dir;
+}
+
+// An example's transport parameters: its geometry, the --tables given and the
+// rest from the table cache (`materials` and `cache` outlive the result).
+TransportParams example_params(const RunArgs& a, const nlohmann::json& geometry,
+                               const std::string& source, MaterialLibrary& materials,
+                               TableCache& cache) {
+  return make_transport_params(geometry, source, materials, load_tables(a.tables, a.step), &cache,
+                               step_options(a));
+}
+
+void run_iron_block(const RunArgs& a) {
+  const std::filesystem::path dir = example_out_dir(a);
   const std::size_t n = a.n ? a.n : 1'000'000;
   const Backend backend = resolve_backend(parse_backend(a.backend));
-  const StepOptions opt = step_options(a);
   MaterialLibrary materials;
   TableCache cache;
-  const TransportParams params = make_transport_params(
-      iron_block_geometry_json(), "iron-block", materials, load_tables(a.tables, a.step), &cache, opt);
+  const TransportParams params =
+      example_params(a, iron_block_geometry_json(), "iron-block", materials, cache);
   std::printf("iron-block: %zu mu- of %g GeV/c through %g m of G4_Fe, step %g m, seed %llu\n", n,
               kIronBlockMomentum, kIronBlockThickness, a.step,
               static_cast<unsigned long long>(a.seed));
@@ -246,18 +260,13 @@ void run_iron_block(const RunArgs& a) {
 }
 
 void run_ship(const RunArgs& a) {
-  const std::filesystem::path dir = a.out_dir;
-  if (!std::filesystem::is_directory(dir)) {
-    throw Error(fmt::format("--out-dir: '{}' is not a folder", a.out_dir));
-  }
+  const std::filesystem::path dir = example_out_dir(a);
   const std::size_t n = a.n ? a.n : 100'000;
   const Backend backend = resolve_backend(parse_backend(a.backend));
-  const StepOptions opt = step_options(a);
   MaterialLibrary materials;
   TableCache cache;
   const TransportParams params =
-      make_transport_params(make_ship_shield_json("warm"), "ship(warm)", materials,
-                            load_tables(a.tables, a.step), &cache, opt);
+      example_params(a, make_ship_shield_json("warm"), "ship(warm)", materials, cache);
   std::printf("ship: %zu muons (synthetic flux, seed %llu) through the warm_baseline shield\n", n,
               static_cast<unsigned long long>(a.seed));
   TransportStats stats;
