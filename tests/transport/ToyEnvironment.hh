@@ -22,14 +22,15 @@ struct ToyEnv {
   std::int32_t n_planes = 0;
 
   bool in_world(Vec3f r) const {
-    return r.x >= world_lo.x && r.x <= world_hi.x && r.y >= world_lo.y && r.y <= world_hi.y &&
-           r.z >= world_lo.z && r.z <= world_hi.z;
+    return (r.x >= world_lo.x) & (r.x <= world_hi.x) & (r.y >= world_lo.y) & (r.y <= world_hi.y) &
+           (r.z >= world_lo.z) & (r.z <= world_hi.z);
   }
   Location locate(Vec3f r, float& safety) const {
     safety = 0;  // look up every step
     const bool in_slab = r.z >= slab_z0 && r.z < slab_z1;
     return {in_slab ? 0 : -1, field};
   }
+  bool has_field_map() const { return false; }
   Vec3f field_map(Vec3f) const { return {0, 0, 0}; }
   const MaterialTableView* table(std::int32_t material) const {
     return material == 0 ? slab_table : nullptr;

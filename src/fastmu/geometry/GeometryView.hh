@@ -31,9 +31,10 @@ struct GeometryView {
   std::int32_t num_planes = 0;
   const SensitivePlane* planes = nullptr;  // in JSON order
 
+  // `&`, not `&&`: no branches, so that the CPU can test 8 muons at once.
   FASTMU_HD bool in_world(float x, float y, float z) const {
-    return x >= world_lo.x && x <= world_hi.x && y >= world_lo.y && y <= world_hi.y &&
-           z >= world_lo.z && z <= world_hi.z;
+    return (x >= world_lo.x) & (x <= world_hi.x) & (y >= world_lo.y) & (y <= world_hi.y) &
+           (z >= world_lo.z) & (z <= world_hi.z);
   }
 
   // Whether volume v contains the point (surface included).

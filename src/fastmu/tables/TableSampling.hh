@@ -69,21 +69,22 @@ FASTMU_HD FASTMU_FORCEINLINE std::int32_t sample_cell(const TableView& t, std::i
   return accept < ac.threshold ? cell : ac.alias;
 }
 
-// The (loss, kick) of histogram cell (ix, iy) of momentum bin b, jittered
+// The (loss, kick) of histogram cell (ix, iy) of a momentum bin with axes a, jittered
 // uniformly inside the cell in ln(loss) and ln(kick). Index 0 on an axis is
 // the "zero" cell (no loss / no kick).
 //  u_x, u_y: uniforms in [0, 1) for the jitter inside the chosen bin
-FASTMU_HD FASTMU_FORCEINLINE SampledLoss cell_value(const TableView& t, std::int32_t b,
-                                                    std::int32_t ix, std::int32_t iy, float u_x,
-                                                    float u_y) {
-  const HistAxes a = t.axes[b];
+FASTMU_HD FASTMU_FORCEINLINE SampledLoss cell_value(const HistAxes& a, std::int32_t ix,
+                                                    std::int32_t iy, float u_x, float u_y) {
   SampledLoss s;
   // At most 1: the loss axis ends at ln 1 = 0 up to float rounding (a plain
   // comparison: fminf is a libm call on the host). exp_fast: an inline expf
-  // (FastMath.hh), the arguments lie far inside its range.
+  // (FastMath.hh), the arguments lie far inside its range. The floor cells
+  // multiply by 0 rather than select (exp_fast is finite: same result): the
+  // exps are then computed unconditionally, which the CPU's SIMD loop needs.
   const float loss = exp_fast(a.x_lo + (static_cast<float>(ix - 1) + u_x) * a.x_width);
-  s.loss_frac = ix == 0 ? 0.0f : (loss < 1.0f ? loss : 1.0f);
-  s.kick_frac = iy == 0 ? 0.0f : exp_fast(a.y_lo + (static_cast<float>(iy - 1) + u_y) * a.y_width);
+  const float kick = exp_fast(a.y_lo + (static_cast<float>(iy - 1) + u_y) * a.y_width);
+  s.loss_frac = (ix == 0 ? 0.0f : 1.0f) * (loss < 1.0f ? loss : 1.0f);
+  s.kick_frac = (iy == 0 ? 0.0f : 1.0f) * kick;
   return s;
 }
 
@@ -95,7 +96,7 @@ FASTMU_HD FASTMU_FORCEINLINE SampledLoss sample_bin(const TableView& t, std::int
   const std::int32_t cell = sample_cell(t, b, r_cell);
   const std::int32_t ix = cell / (t.ny + 1);
   const std::int32_t iy = cell - ix * (t.ny + 1);
-  return cell_value(t, b, ix, iy, u_x, u_y);
+  return cell_value(t.axes[b], ix, iy, u_x, u_y);
 }
 
 }  // namespace fastmu

@@ -70,10 +70,11 @@ struct MaterialTableLogs {
 
 // The momentum bin for p (find_momentum_bin), then its neighbour towards p
 // with probability ln(p / c_b) / ln(c_b+-1 / c_b) (choose_interpolated_bin):
-// the same choice from one logarithm. u is uniform in (0, 1).
-FASTMU_HD FASTMU_FORCEINLINE std::int32_t choose_bin(const MaterialTableView& m, float p, float u) {
+// the same choice from one logarithm. u is uniform in (0, 1); lp = ln p
+// (log_fast, computed by the caller: the CPU takes it for 8 muons at once).
+FASTMU_HD FASTMU_FORCEINLINE std::int32_t choose_bin_ln(const MaterialTableView& m, float p,
+                                                       float lp, float u) {
   const TableView& t = m.t;
-  const float lp = log_fast(p);  // inline (FastMath.hh): no libm call
   std::int32_t b;
   if (t.binning == MomentumBinning::log) {
     // Truncation instead of floorf (a libm call without SSE4.1): they differ
@@ -92,6 +93,10 @@ FASTMU_HD FASTMU_FORCEINLINE std::int32_t choose_bin(const MaterialTableView& m,
     --b;
   }
   return b;
+}
+
+FASTMU_HD FASTMU_FORCEINLINE std::int32_t choose_bin(const MaterialTableView& m, float p, float u) {
+  return choose_bin_ln(m, p, log_fast(p), u);  // inline log (FastMath.hh): no libm call
 }
 
 }  // namespace fastmu

@@ -23,7 +23,8 @@
 // and y (low 16 bits), word 2 = azimuth, word 3 = bin interpolation.
 //
 // The environment `Env` (TransportView for real geometries, a toy in tests)
-// provides: in_world(r), locate(r, safety) -> Location, field_map(r) -> Vec3f,
+// provides: in_world(r), locate(r, safety) -> Location, field_map(r) -> Vec3f
+// (with has_field_map(): false when it is zero everywhere),
 // free_flight_distance(r, u), table(material) -> const MaterialTableView*
 // (null for vacuum), planes / n_planes, and options. locate(r, safety) also
 // sets `safety`, a distance within which the location cannot change (0 when
@@ -113,6 +114,32 @@ FASTMU_HD FASTMU_FORCEINLINE const AliasCell* planned_cell(const StepPlan& s) {
   return s.table->t.cells + static_cast<std::int64_t>(s.bin) * ncell + cell;
 }
 
+// The momentum after the table interaction: fractional loss s.loss_frac
+// along the direction u and kick s.kick_frac across it at the isotropic
+// azimuth 2 pi u(r_phi), for a muon of momentum pm. p = 0 if the loss takes
+// the whole momentum.
+FASTMU_HD FASTMU_FORCEINLINE Vec3f kicked_momentum(SampledLoss s, float pm, Vec3f u,
+                                                   std::uint32_t r_phi) {
+  // Isotropic azimuth: an inline sincos of 2 pi u (FastMath.hh), the same on
+  // host and device.
+  float sin_phi, cos_phi;
+  sincos_two_pi(to_unit_open_f(r_phi), sin_phi, cos_phi);
+  const Vec3f local{s.kick_frac * cos_phi, s.kick_frac * sin_phi, 1.0f - s.loss_frac};
+  const Vec3f p = pm * rotate_from_z(local, u);
+  return s.loss_frac >= 1.0f ? Vec3f{0.0f, 0.0f, 0.0f} : p;
+}
+
+// The jittered (loss, kick) of alias cell `cell` of momentum bin `bin`:
+// the jitter takes word 1 of the step's random block.
+FASTMU_HD FASTMU_FORCEINLINE SampledLoss table_cell_value(const MaterialTableView& m,
+                                                          std::int32_t bin, std::int32_t cell,
+                                                          std::uint32_t r_jitter) {
+  std::int32_t ix, iy;
+  split_cell(m, cell, ix, iy);
+  return cell_value(m.t.axes[bin], ix, iy, unit_from_16(r_jitter >> 16),
+                    unit_from_16(r_jitter & 0xffffu));
+}
+
 // Samples bin `bin` of the table and returns the new momentum vector for a
 // muon of momentum `pm` moving along the unit vector `u` after a step of
 // h (<= d). Returns p = 0 if the sampled loss takes the whole momentum.
@@ -120,22 +147,12 @@ FASTMU_HD FASTMU_FORCEINLINE const AliasCell* planned_cell(const StepPlan& s) {
 FASTMU_HD FASTMU_FORCEINLINE Vec3f apply_table_interaction(const MaterialTableView& m,
                                                            std::int32_t bin, float pm, Vec3f u,
                                                            float h_over_d, Philox4 rn) {
-  const TableView& t = m.t;
-  std::int32_t ix, iy;
-  split_cell(m, sample_cell(t, bin, rn.v[0]), ix, iy);
-  SampledLoss s = cell_value(t, bin, ix, iy, unit_from_16(rn.v[1] >> 16),
-                             unit_from_16(rn.v[1] & 0xffffu));
+  SampledLoss s = table_cell_value(m, bin, sample_cell(m.t, bin, rn.v[0]), rn.v[1]);
   if (h_over_d < 1.0f) {
     s.loss_frac *= h_over_d;
     s.kick_frac *= sqrtf(h_over_d);
   }
-  if (s.loss_frac >= 1.0f) return Vec3f{0.0f, 0.0f, 0.0f};
-  // Isotropic azimuth: an inline sincos of 2 pi u (FastMath.hh), the same on
-  // host and device.
-  float sin_phi, cos_phi;
-  sincos_two_pi(to_unit_open_f(rn.v[2]), sin_phi, cos_phi);
-  const Vec3f local{s.kick_frac * cos_phi, s.kick_frac * sin_phi, 1.0f - s.loss_frac};
-  return pm * rotate_from_z(local, u);
+  return kicked_momentum(s, pm, u, rn.v[2]);
 }
 
 // This step's random block, keyed by (seed, muon id, step index).

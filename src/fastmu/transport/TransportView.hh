@@ -47,6 +47,8 @@ struct TransportView {
     return {l.volume >= 0 ? l.material : geometry.world_material, l.field};
   }
 
+  FASTMU_HD bool has_field_map() const { return !field.empty(); }
+
   // The empty test inline: most geometries have no map, and `at` is an
   // out-of-line call on the host.
   FASTMU_HD Vec3f field_map(Vec3f r) const {
