@@ -6,11 +6,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "TestTables.hh"
+#include "fastmu/core/Error.hh"
 #include "fastmu/transport/CudaTransport.hh"
 #include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/Transport.hh"
@@ -56,6 +58,39 @@ TEST(CudaBackend, AgreesWithCpu) {
   EXPECT_GE(close, n * 9 / 10);
   EXPECT_NEAR(sum_gpu / n, sum_cpu / n, 0.002 * sum_cpu / n);
   EXPECT_EQ(gpu.total_steps() > 0, true);
+}
+
+// A batch split over all visible GPUs gives bitwise the one-GPU result
+// (skipped with fewer than two GPUs).
+TEST(CudaBackend, SameResultForAnyGpuCount) {
+  if (cuda::device_count() < 2) GTEST_SKIP() << "fewer than two CUDA devices";
+  TableCache& cache = test::test_table_cache();
+  MaterialLibrary materials;
+  const TransportParams params = make_transport_params(iron_block_geometry_json(), "iron-block",
+                                                       materials, {}, &cache, StepOptions{});
+  const std::size_t n = 30001;  // not a multiple of the GPU count
+  const MuonBatch muons = iron_block_muons(n);
+  TransportStats one_stats, all_stats;
+  const TransportResult one = transport(params, muons, Backend::cuda, 0, 5, &one_stats, 1);
+  const TransportResult all = transport(params, muons, Backend::cuda, 0, 5, &all_stats, 0);
+  EXPECT_EQ(one_stats.gpus, 1);
+  EXPECT_EQ(all_stats.gpus, cuda::device_count());
+  EXPECT_EQ(all.status, one.status);
+  EXPECT_EQ(all.steps, one.steps);
+  EXPECT_EQ(all.muons.px, one.muons.px);
+  EXPECT_EQ(all.muons.pz, one.muons.pz);
+  EXPECT_EQ(all.muons.x, one.muons.x);
+}
+
+TEST(CudaBackend, RejectsMoreGpusThanVisible) {
+  const int visible = cuda::device_count();
+  EXPECT_EQ(resolve_gpu_count(0), visible);
+  try {
+    resolve_gpu_count(visible + 1);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--gpus"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

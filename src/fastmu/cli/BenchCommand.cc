@@ -28,6 +28,7 @@ struct BenchArgs {
   std::size_t n = 0;
   int repeat = 5;
   int threads = 0;
+  int gpus = 0;
   std::uint64_t seed = 1;
 };
 
@@ -54,16 +55,17 @@ void bench_case(const BenchArgs& a, const std::string& name) {
   const MuonBatch muons = ship ? ship_muons(n, a.seed) : iron_block_muons(n);
 
   const std::string where = backend == Backend::cuda
-                                ? fmt::format("cuda ({})", cuda::device_name())
+                                ? fmt::format("cuda ({} x {})", resolve_gpu_count(a.gpus),
+                                              cuda::device_name())
                                 : fmt::format("cpu ({} threads)", resolve_thread_count(a.threads));
   std::printf("bench %s: %zu muons, backend %s, %d repeats after a warm-up\n", name.c_str(), n,
               where.c_str(), a.repeat);
-  transport(params, muons, backend, a.threads);  // warm-up (and device set-up)
+  transport(params, muons, backend, a.threads, 0, nullptr, a.gpus);  // warm-up, device set-up
   std::vector<double> wall, kernel;
   std::uint64_t steps = 0;
   for (int k = 0; k < a.repeat; ++k) {
     TransportStats st;
-    transport(params, muons, backend, a.threads, 0, &st);
+    transport(params, muons, backend, a.threads, 0, &st, a.gpus);
     wall.push_back(st.seconds);
     kernel.push_back(st.kernel_seconds);
     steps = st.steps;
@@ -96,6 +98,9 @@ void register_bench_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   bench->add_option("--threads", a->threads, "CPU threads (0: all)")->capture_default_str();
+  bench->add_option("--gpus", a->gpus, "GPUs for the CUDA backend (0: all visible)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
   bench->add_option("--seed", a->seed, "random seed")->capture_default_str();
   bench->callback([a] {
     if (a->which == "all" || a->which == "iron-block") bench_case(*a, "iron-block");

@@ -42,6 +42,7 @@ struct RunArgs {
   std::int64_t max_steps = 100000;
   double p_kill = 0.18;
   int threads = 0;
+  int gpus = 0;
   // --example
   std::string example;
   std::size_t n = 0;
@@ -88,7 +89,7 @@ StatusCounts count_status(const TransportResult& r) {
 void print_stats(const TransportResult& r, const TransportStats& st, int threads) {
   const double n = static_cast<double>(r.size());
   const std::string where =
-      st.backend == Backend::cuda ? fmt::format("cuda, {}", cuda::device_name())
+      st.backend == Backend::cuda ? fmt::format("cuda, {} x {}", st.gpus, cuda::device_name())
                                   : fmt::format("cpu, {} threads", resolve_thread_count(threads));
   std::printf("transported %zu muons (%s) in %.3f s: %.4g muons/s, %.4g muon-steps/s\n", r.size(),
               where.c_str(), st.seconds, n / st.seconds, static_cast<double>(st.steps) / st.seconds);
@@ -112,7 +113,7 @@ void run_files(const RunArgs& a) {
   const TransportParams params = make_transport_params(geometry, materials, given, &cache, opt);
   const MuonBatch muons = read_muons(a.muons);
   TransportStats stats;
-  const TransportResult r = transport(params, muons, backend, a.threads, 0, &stats);
+  const TransportResult r = transport(params, muons, backend, a.threads, 0, &stats, a.gpus);
   write_transport_result(a.out, r, a.all, geometry->sensitive_planes().size() > 1);
   print_stats(r, stats, a.threads);
   std::printf("wrote %s\n", a.out.c_str());
@@ -200,7 +201,7 @@ void run_iron_block(const RunArgs& a) {
               static_cast<unsigned long long>(a.seed));
   TransportStats stats;
   const TransportResult r =
-      transport(params, iron_block_muons(n), backend, a.threads, 0, &stats);
+      transport(params, iron_block_muons(n), backend, a.threads, 0, &stats, a.gpus);
   print_stats(r, stats, a.threads);
 
   std::vector<double> p, x;
@@ -271,7 +272,7 @@ void run_ship(const RunArgs& a) {
               static_cast<unsigned long long>(a.seed));
   TransportStats stats;
   const TransportResult r =
-      transport(params, ship_muons(n, a.seed), backend, a.threads, 0, &stats);
+      transport(params, ship_muons(n, a.seed), backend, a.threads, 0, &stats, a.gpus);
   print_stats(r, stats, a.threads);
   const StatusCounts c = count_status(r);
   std::printf("hits at z = 82 m inside the window: %zu (%.3g of the muons)\n", c.by_status[0],
@@ -303,6 +304,9 @@ void register_run_command(CLI::App& app) {
   run->add_option("--max-steps", a->max_steps, "step limit per muon")->capture_default_str();
   run->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
   run->add_option("--threads", a->threads, "CPU threads (0: all)")->capture_default_str();
+  run->add_option("--gpus", a->gpus, "GPUs for the CUDA backend (0: all visible)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
   run->add_option("--example", a->example, "built-in example: iron-block | ship")
       ->check(CLI::IsMember({"iron-block", "ship"}));
   run->add_option("--n", a->n, "examples: number of muons (iron-block 1e6, ship 1e5)");

@@ -79,6 +79,8 @@ int device_count() {
   return n;
 }
 
+void set_device(int index) { FASTMU_CUDA_CHECK(cudaSetDevice(index)); }
+
 const char* device_name() {
   static std::string name;
   if (name.empty() && device_count() > 0) {
@@ -110,7 +112,16 @@ TransportResult transport(const TransportView& view, const MuonBatch& in, std::u
   out.status.resize(n);
   out.plane.resize(n);
   out.steps.resize(n);
-  if (n == 0) return out;
+  transport_rows(view, in, 0, n, out, max_chunk, timing);
+  return out;
+}
+
+void transport_rows(const TransportView& view, const MuonBatch& in, std::size_t first,
+                    std::size_t last, TransportResult& out, std::size_t max_chunk,
+                    KernelTiming* timing) {
+  const std::size_t n = last - first;
+  const std::uint64_t first_id = out.first_id + first;
+  if (n == 0) return;
 
   if (max_chunk == 0) {
     // Half the free memory, at most 64 M muons per chunk (2.5 GB).
@@ -141,10 +152,14 @@ TransportResult transport(const TransportView& view, const MuonBatch& in, std::u
     }
   } destroy{ev};
 
-  const float* src[6] = {in.x.data(), in.y.data(), in.z.data(), in.px.data(), in.py.data(), in.pz.data()};
-  float* dst[6] = {out.muons.x.data(), out.muons.y.data(), out.muons.z.data(),
-                   out.muons.px.data(), out.muons.py.data(), out.muons.pz.data()};
-  std::int32_t* idst[3] = {out.status.data(), out.plane.data(), out.steps.data()};
+  const float* src[6] = {in.x.data() + first,  in.y.data() + first,  in.z.data() + first,
+                         in.px.data() + first, in.py.data() + first, in.pz.data() + first};
+  float* dst[6] = {out.muons.x.data() + first,  out.muons.y.data() + first,
+                   out.muons.z.data() + first,  out.muons.px.data() + first,
+                   out.muons.py.data() + first, out.muons.pz.data() + first};
+  std::int32_t* idst[3] = {out.status.data() + first, out.plane.data() + first,
+                           out.steps.data() + first};
+  const std::int32_t* pdg_src = in.pdg.data() + first;
   double kernel_ms = 0, transfer_ms = 0;
   for (std::size_t begin = 0; begin < n; begin += chunk) {
     const std::size_t m = std::min(chunk, n - begin);
@@ -152,7 +167,7 @@ TransportResult transport(const TransportView& view, const MuonBatch& in, std::u
     for (int c = 0; c < 6; ++c) {
       FASTMU_CUDA_CHECK(cudaMemcpy(*fcols[c], src[c] + begin, m * 4, cudaMemcpyHostToDevice));
     }
-    FASTMU_CUDA_CHECK(cudaMemcpy(d.pdg, in.pdg.data() + begin, m * 4, cudaMemcpyHostToDevice));
+    FASTMU_CUDA_CHECK(cudaMemcpy(d.pdg, pdg_src + begin, m * 4, cudaMemcpyHostToDevice));
     FASTMU_CUDA_CHECK(cudaEventRecord(ev[1]));
     const int block = 128;
     const unsigned grid = static_cast<unsigned>((m + block - 1) / block);
@@ -178,7 +193,6 @@ TransportResult transport(const TransportView& view, const MuonBatch& in, std::u
     timing->kernel_s = kernel_ms * 1e-3;
     timing->transfer_s = transfer_ms * 1e-3;
   }
-  return out;
 }
 
 void transport_device(const TransportView& view, const float* rows, std::size_t n, int ncol,

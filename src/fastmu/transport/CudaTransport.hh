@@ -14,6 +14,8 @@ namespace fastmu::cuda {
 
 // Number of visible CUDA devices (0 when built without CUDA or none is visible).
 int device_count();
+// Makes device `index` the calling host thread's current device.
+void set_device(int index);
 // Name of device 0, for reports ("" without CUDA).
 const char* device_name();
 
@@ -46,6 +48,13 @@ struct KernelTiming {
 // from free device memory) are streamed through the GPU in chunks.
 TransportResult transport(const TransportView& view, const MuonBatch& in, std::uint64_t first_id,
                           std::size_t max_chunk = 0, KernelTiming* timing = nullptr);
+
+// The same for rows [begin, end) of `in` only, written into the same rows of
+// `out` (sized like `in`; row i has muon id out.first_id + i): one GPU's
+// share of a batch split over several GPUs.
+void transport_rows(const TransportView& view, const MuonBatch& in, std::size_t begin,
+                    std::size_t end, TransportResult& out, std::size_t max_chunk = 0,
+                    KernelTiming* timing = nullptr);
 
 // Output columns in device memory, n elements each (interfaces.md's transport
 // output: id, px, py, pz, x, y, z, pdg, weight, status, plane).

@@ -24,17 +24,23 @@ Backend resolve_backend(Backend requested);
 
 struct TransportStats {
   Backend backend = Backend::cpu;
+  int gpus = 0;               // GPUs used (CUDA backend)
   double seconds = 0;         // wall time of the transport (views, copies, kernels)
   double kernel_seconds = 0;  // GPU: time in kernels; CPU: same as seconds
   std::uint64_t steps = 0;    // muon-steps taken
 };
 
-// Transports `in` (muon ids first_id, first_id + 1, ...). The result does not
-// depend on backend choice of thread count beyond float differences between
-// CPU and GPU math libraries.
+// Transports `in` (muon ids first_id, first_id + 1, ...) on `threads` CPU
+// threads or `gpus` GPUs (0: all there are). The result does not depend on
+// the thread count, the GPU count or how the muons are cut into batches; CPU
+// and GPU agree up to float rounding (fused multiply-adds, SIMD vs scalar).
 TransportResult transport(const TransportParams& params, const MuonBatch& in, Backend backend,
                           int threads = 0, std::uint64_t first_id = 0,
-                          TransportStats* stats = nullptr);
+                          TransportStats* stats = nullptr, int gpus = 0);
+
+// The number of GPUs a run asking for `requested` (0: all) uses; throws
+// fastmu::Error if more are asked for than are visible.
+int resolve_gpu_count(int requested);
 
 // Transports muons that live in GPU memory (row-major (n, ncol) float32,
 // ncol 7 or 8: px,py,pz,x,y,z,pdg[,weight]) into device columns, without a
