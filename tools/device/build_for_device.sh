@@ -8,6 +8,8 @@
 #   FASTMU_CACHE=DIR  table cache to take G4_Fe / G4_AIR / G4_CONCRETE (20 mm) from
 #   BUILD_DIR=DIR     build folder (default build-gpu), JOBS=N parallel jobs (2)
 #   FASTMU_CUDA=OFF   build without the CUDA backend (for cpu_bench.sh only)
+#   OLD_BUILD=DIR     an older build folder: its fastmu and fastmu_bench are staged
+#                     as fastmu_old / fastmu_bench_old (same-run baselines)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$root/build-gpu}
@@ -21,6 +23,11 @@ cmake --build "$build" --target fastmu fastmu_tests_transport fastmu_bench -j"${
 rm -rf "$stage/bin" "$stage/lib"
 mkdir -p "$stage/bin" "$stage/lib" "$stage/cache" "$stage/reference"
 cp "$build/fastmu" "$build/fastmu_bench" "$build/tests/fastmu_tests_transport" "$stage/bin/"
+if [ -n "${OLD_BUILD:-}" ]; then
+  for b in fastmu fastmu_bench; do
+    [ -f "$OLD_BUILD/$b" ] && cp "$OLD_BUILD/$b" "$stage/bin/${b}_old"
+  done
+fi
 strip --strip-debug "$stage"/bin/*
 # Shared libraries other than glibc and the compiler runtime (the device has newer ones).
 for b in "$stage"/bin/*; do ldd "$b" | awk '/=> \//{print $3}'; done | sort -u |
