@@ -27,8 +27,9 @@ struct MuonKick {
 
 // Recoil against a secondary of momentum `p_sec` emitted at polar angle
 // theta (cosine given) and a uniform azimuth to `dir`.
+template <class Rng>
 FASTMU_HD inline Vec3 recoil_direction(double p_mu, Vec3 dir, double p_sec, double cos_theta,
-                                       CounterRng& rng) {
+                                       Rng& rng) {
   const double sin_theta = std::sqrt(std::max(0.0, 1.0 - cos_theta * cos_theta));
   double cphi, sphi;
   random::unit_circle(rng, cphi, sphi);
@@ -38,7 +39,8 @@ FASTMU_HD inline Vec3 recoil_direction(double p_mu, Vec3 dir, double p_sec, doub
   return n > 0 ? (1.0 / n) * pv : dir;
 }
 
-FASTMU_HD inline MuonKick knock_on_electron(double t, Vec3 dir, double cut, CounterRng& rng) {
+template <class Rng>
+FASTMU_HD inline MuonKick knock_on_electron(double t, Vec3 dir, double cut, Rng& rng) {
   const DeltaRay d = sample_delta_ray(t, cut, rng);
   const double p_mu = kinematics::momentum_from_kinetic(t);
   const double p_e = std::sqrt(d.kinetic_gev * (d.kinetic_gev + 2.0 * constants::electron_mass));
@@ -46,7 +48,8 @@ FASTMU_HD inline MuonKick knock_on_electron(double t, Vec3 dir, double cut, Coun
 }
 
 // Polar angle of a photon (or pair) of energy k from a muon of kinetic energy t (G4ModifiedMephi).
-FASTMU_HD inline double mephi_cos_theta(double t, double k, CounterRng& rng) {
+template <class Rng>
+FASTMU_HD inline double mephi_cos_theta(double t, double k, Rng& rng) {
   const double gam = 1.0 + t / constants::muon_mass;
   const double rmax = gam * 0.5 * constants::pi * std::min(1.0, gam * constants::muon_mass / k - 1.0);
   const double rmax2 = rmax * rmax;
@@ -55,7 +58,8 @@ FASTMU_HD inline double mephi_cos_theta(double t, double k, CounterRng& rng) {
   return std::cos(theta);
 }
 
-FASTMU_HD inline MuonKick radiative_emission(double t, Vec3 dir, double k, CounterRng& rng) {
+template <class Rng>
+FASTMU_HD inline MuonKick radiative_emission(double t, Vec3 dir, double k, Rng& rng) {
   const double p_mu = kinematics::momentum_from_kinetic(t);
   const double cost = mephi_cos_theta(t, k, rng);
   return {t - k, recoil_direction(p_mu, dir, k, cost, rng)};

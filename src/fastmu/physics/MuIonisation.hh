@@ -48,7 +48,8 @@ struct DeltaRay {
 // Samples the delta-ray energy in [cut, min(Tmax, ...)] from the cross section
 // above (1/T^2 by inversion, then rejection on the bracket and the radiative
 // factor), and its 2-body emission angle. Requires cut < Tmax.
-FASTMU_HD inline DeltaRay sample_delta_ray(double t_gev, double cut_gev, CounterRng& rng) {
+template <class Rng>
+FASTMU_HD inline DeltaRay sample_delta_ray(double t_gev, double cut_gev, Rng& rng) {
   constexpr double me = constants::electron_mass;
   constexpr double mass = constants::muon_mass;
   constexpr double limit_kin = 1e-4;  // 100 keV: radiative correction above

@@ -101,6 +101,19 @@ MultipleScatteringData build(const Material& material, double electron_cut_gev) 
   }
   d.electron_cut = electron_cut_gev;
   d.log_u_electron_cut = std::log(electron_cut_gev * constants::electron_mass);
+  {
+    // Crossing of the largest transfer (increasing in p) with the cut, by bisection in ln p^2.
+    double lo = std::log(1e-12), hi = std::log(1e12);
+    if (msc_detail::max_electron_transfer(std::exp(hi)) <= electron_cut_gev) {
+      d.p2_above_electron_cut = std::numeric_limits<double>::infinity();
+    } else {
+      for (int it = 0; it < 200; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        if (msc_detail::max_electron_transfer(std::exp(mid)) > electron_cut_gev) hi = mid; else lo = mid;
+      }
+      d.p2_above_electron_cut = std::exp(hi) * (1.0 + 1e-6);
+    }
+  }
   d.max_step_infinite = max_step_radiation_lengths * material.radiation_length_m();
   return d;
 }

@@ -29,7 +29,8 @@ class MultipleScattering {  // per material, built once, immutable, thread-safe
   // Deflection of the direction (and lateral displacement, in the frame where
   // the muon moved along +z) after a true path length `step_m`, for a muon of
   // momentum p_gev (mean over the step) and charge (+-1; 0 = no scattering).
-  Deflection sample(double p_gev, double step_m, int charge, CounterRng& rng) const {
+  template <class Rng>
+  Deflection sample(double p_gev, double step_m, int charge, Rng& rng) const {
     return sample_msc(data_, p_gev, step_m, charge, rng);
   }
 

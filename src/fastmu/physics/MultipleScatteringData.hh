@@ -41,6 +41,10 @@ struct MultipleScatteringData {
   // transfer more are discrete ionisation events, not part of this model.
   double electron_cut = 0;
   double log_u_electron_cut = 0;  // ln(electron_cut * m_e)
+  // Above this p^2 [GeV^2] the muon's largest transfer to an electron exceeds
+  // electron_cut for sure (1e-6 above the crossing): the sampler then skips
+  // computing it.
+  double p2_above_electron_cut = 1e300;
   // Step limit in an infinite medium, Geant4's 50 X0 / facgeom = 20 X0 [m].
   double max_step_infinite = 0;
 };

@@ -40,6 +40,7 @@
 #include "fastmu/core/Macros.hh"
 #include "fastmu/core/Random.hh"
 #include "fastmu/core/Vec3.hh"
+#include "fastmu/physics/AzimuthTrig.hh"
 #include "fastmu/physics/MultipleScatteringData.hh"
 
 namespace fastmu {
@@ -49,6 +50,11 @@ struct MscDeflection {
   double phi;
   double lateral_x_m;
   double lateral_y_m;
+  // cos(phi) and sin(phi) (to a few units in the last place), already
+  // computed by the sampler: callers rotating the direction need not
+  // evaluate the trigonometry a second time.
+  double cos_phi;
+  double sin_phi;
 };
 
 namespace msc_detail {
@@ -117,24 +123,29 @@ FASTMU_HD inline double total_sum(const MultipleScatteringData& d, const Kinemat
   return s;
 }
 
+// Largest energy transfer [GeV] to a free electron at p^2 [GeV^2] (PDG 34.2.2 eq. 34.4).
+FASTMU_HD inline double max_electron_transfer(double p2) {
+  const double m = constants::muon_mass;
+  const double tkin = p2 / (std::sqrt(p2 + m * m) + m);
+  const double tau = tkin / m;
+  const double ratio = constants::electron_mass / m;
+  return 2.0 * constants::electron_mass * tau * (tau + 2.0) /
+         (1.0 + 2.0 * ratio * (tau + 1.0) + ratio * ratio);
+}
+
 FASTMU_HD inline Kinematics make_kinematics(const MultipleScatteringData& d, double p, int charge) {
   Kinematics kin;
   const double m = constants::muon_mass;
   const double p2 = p * p;
   kin.y = m * m / p2;
   kin.k = rutherford_k * double(charge) * double(charge) * (1.0 + kin.y);
-  // Largest energy transfer to a free electron (PDG 34.2.2 eq. 34.4).
-  const double tkin = p2 / (std::sqrt(p2 + m * m) + m);
-  const double tau = tkin / m;
-  const double ratio = constants::electron_mass / m;
-  const double tmax = 2.0 * constants::electron_mass * tau * (tau + 2.0) /
-                      (1.0 + 2.0 * ratio * (tau + 1.0) + ratio * ratio);
-  // Electron recoil T gives 1 - cos theta = T m_e / p^2 (Geant4 ComputeMaxElectronScattering).
-  if (d.electron_cut < tmax) {
+  // Electron recoil T gives 1 - cos theta = T m_e / p^2 (Geant4 ComputeMaxElectronScattering),
+  // up to the delta-ray cut or the largest transfer, whichever is lower.
+  if (p2 > d.p2_above_electron_cut || d.electron_cut < max_electron_transfer(p2)) {
     kin.u_e = d.electron_cut * constants::electron_mass;
     kin.log_u_e = d.log_u_electron_cut;
   } else {
-    kin.u_e = tmax * constants::electron_mass;
+    kin.u_e = max_electron_transfer(p2) * constants::electron_mass;
     kin.log_u_e = std::log(kin.u_e);
   }
   if (d.max_slope_ratio * kin.y < 0.01) {
@@ -154,7 +165,8 @@ FASTMU_HD inline Kinematics make_kinematics(const MultipleScatteringData& d, dou
 
 // Uniform in (0, 1) from one 32-bit word: enough resolution here (the
 // exponential tails reach 22 means) at half the cost of 53-bit draws.
-FASTMU_HD inline double uniform32(CounterRng& rng) { return to_unit_open(rng.next_u32()); }
+template <class Rng>
+FASTMU_HD inline double uniform32(Rng& rng) { return to_unit_open(rng.next_u32()); }
 
 // u in [u1, u2] from 1/(u + a)^2 by inversion.
 FASTMU_HD inline double sample_rutherford(double u1, double u2, double a, double r) {
@@ -166,10 +178,11 @@ FASTMU_HD inline double sample_rutherford(double u1, double u2, double a, double
 }  // namespace msc_detail
 
 // Samples the deflection after true path length t [m] at momentum p [GeV/c].
+template <class Rng>
 FASTMU_HD inline MscDeflection sample_msc(const MultipleScatteringData& d, double p, double t,
-                                          int charge, CounterRng& rng) {
+                                          int charge, Rng& rng) {
   using namespace msc_detail;
-  MscDeflection out{1.0, 0.0, 0.0, 0.0};
+  MscDeflection out{1.0, 0.0, 0.0, 0.0, 1.0, 0.0};
   if (!(t > 0) || !(p > 0) || charge == 0 || d.num_elements == 0) return out;
 
   const Kinematics kin = make_kinematics(d, p, charge);
@@ -203,8 +216,16 @@ FASTMU_HD inline MscDeflection sample_msc(const MultipleScatteringData& d, doubl
   bool kinked = false;
   double s = 0;
   if (rate > 0) {
+    // Most steps have no hard collision (mean rate * t < 0.1): the first
+    // free path reaches the end of the step whenever r < 1 - rate t, since
+    // -ln r > -ln(1 - x) >= x. Checking that (with a margin far above the
+    // rounding of log and division) skips the logarithm without changing
+    // any outcome.
+    const double no_collision_below = (1.0 - rate * t) * (1.0 - 1e-9);
     for (;;) {
-      const double ds = -std::log(uniform32(rng)) / rate;
+      const double r = uniform32(rng);
+      if (s == 0 && r < no_collision_below) break;
+      const double ds = -std::log(r) / rate;
       if (s + ds >= t) break;
       s += ds;
       pos += ds * dir;
@@ -245,22 +266,28 @@ FASTMU_HD inline MscDeflection sample_msc(const MultipleScatteringData& d, doubl
     if (omc > 2.0) omc = 2.0;
   }
   const double sint = std::sqrt(omc * (2.0 - omc));
-  const double ph = constants::two_pi * uniform32(rng);
-  const double vx = sint * std::cos(ph);
-  const double vy = sint * std::sin(ph);
+  const double u_ph = uniform32(rng);
+  const double ph = constants::two_pi * u_ph;
+  double cph, sph;
+  sincos_turn(u_ph, sph, cph);
+  const double vx = sint * cph;
+  const double vy = sint * sph;
   // Lateral displacement correlated with the soft deflection: half the
   // deflection plus an independent part of rms theta_plane / sqrt(12).
   const double rms = std::sqrt(soft_mean) * 0.28867513459481287;
   const double g_r = std::sqrt(-2.0 * std::log(uniform32(rng)));
-  const double g_a = constants::two_pi * uniform32(rng);
-  Vec3 soft_shift{t * (0.5 * vx + rms * g_r * std::cos(g_a)),
-                  t * (0.5 * vy + rms * g_r * std::sin(g_a)), 0.0};
+  double cga, sga;  // the Box-Muller angle
+  sincos_turn(uniform32(rng), sga, cga);
+  Vec3 soft_shift{t * (0.5 * vx + rms * g_r * cga),
+                  t * (0.5 * vy + rms * g_r * sga), 0.0};
   // A shift longer than the step is unphysical: dropped, as in Geant4.
   if (soft_shift.x * soft_shift.x + soft_shift.y * soft_shift.y > t * t) soft_shift = Vec3{};
 
   if (!kinked) {
     out.cos_theta = 1.0 - omc;
     out.phi = ph;
+    out.cos_phi = cph;
+    out.sin_phi = sph;
     out.lateral_x_m = soft_shift.x;
     out.lateral_y_m = soft_shift.y;
     return out;
@@ -269,6 +296,8 @@ FASTMU_HD inline MscDeflection sample_msc(const MultipleScatteringData& d, doubl
   const Vec3 fin = rotate_from_z(Vec3{vx, vy, 1.0 - omc}, dir);
   out.cos_theta = fin.z;
   out.phi = std::atan2(fin.y, fin.x);
+  out.cos_phi = std::cos(out.phi);
+  out.sin_phi = std::sin(out.phi);
   out.lateral_x_m = pos.x;
   out.lateral_y_m = pos.y;
   return out;

@@ -125,6 +125,13 @@ MuonPhysicsTables::MuonPhysicsTables(const Material& material, const PhysicsOpti
   view_.t_min = grid_t_min;
   view_.dedx = dedx_.data();
   view_.log_range = log_range_.data();
+  // The margin covers the rounding of the interpolation and of exp().
+  range_floor_.resize(n);
+  for (int i = 0; i + 1 < n; ++i) {
+    range_floor_[i] = std::exp(std::min(log_range_[i], log_range_[i + 1])) * (1.0 - 1e-9);
+  }
+  range_floor_[n - 1] = std::exp(log_range_[n - 1]) * (1.0 - 1e-9);
+  view_.range_floor = range_floor_.data();
   for (int p = 0; p < kNumDiscrete; ++p) view_.xs[p] = xs_[p].data();
   if (!options.photonuclear) view_.xs[kPhotonuclear] = nullptr;
   view_.n_bins = transfer_bins;
@@ -139,8 +146,7 @@ MuonPhysicsTables::MuonPhysicsTables(const Material& material, const PhysicsOpti
   view_.electron_cut = cuts_.electron_gev;
   view_.urban.mean_excitation_gev = material.mean_excitation_ev * 1e-9;
   view_.urban.electron_density_per_m3 = material.electron_density_per_cm3() * 1e6;
-  view_.urban.cut_gev = cuts_.electron_gev;
-  view_.urban.log_cut_over_e0 = std::log(cuts_.electron_gev / urban::e0);
+  urban::set_cut(view_.urban, cuts_.electron_gev);
 }
 
 double MuonPhysicsTables::ionisation_dedx(double t_gev) const {

@@ -33,6 +33,7 @@ struct MuonPhysicsView {
   double t_min = 0;          // first grid point [GeV]
   const double* dedx = nullptr;        // restricted continuous dE/dx [GeV/m]
   const double* log_range = nullptr;   // ln of the CSDA range with the restricted loss [ln m]
+  const double* range_floor = nullptr; // below range_at anywhere in [T_i, T_i+1]: exp(min ln range) (1 - 1e-9) [m]
   const double* xs[kNumDiscrete] = {};  // macroscopic cross sections [1/m]
   int n_bins = 0;                                 // bins of the transfer tables
   const double* cdf[kNumDiscrete] = {};           // [n][n_bins + 1], null for kDelta
@@ -65,6 +66,8 @@ struct MuonPhysicsView {
     if (g.t < t_min) r *= g.t / t_min;  // below the grid the range goes to zero
     return r;
   }
+  // A lower bound of range_at(g) without the exp (0 below the grid).
+  FASTMU_HD double range_floor_at(Point g) const { return g.t < t_min ? 0.0 : range_floor[g.i]; }
   FASTMU_HD double xs_at(int p, Point g) const { return xs[p] ? interp(xs[p], g) : 0.0; }
   FASTMU_HD double dedx_at(double t) const { return dedx_at(locate(t)); }
   FASTMU_HD double range_at(double t) const { return range_at(locate(t)); }
@@ -85,7 +88,8 @@ struct MuonPhysicsView {
     return std::exp(log_t0 + (lo + f) / inv_dlog);
   }
   // Samples the transfer of radiative process p at kinetic energy t (requires xs > 0).
-  FASTMU_HD double sample_transfer(int p, double t, CounterRng& rng) const {
+  template <class Rng>
+  FASTMU_HD double sample_transfer(int p, double t, Rng& rng) const {
     const Point g = locate(t);
     int i = g.i;
     if (random::uniform(rng) < g.f) ++i;  // choose the neighbouring grid point stochastically
@@ -130,7 +134,7 @@ class MuonPhysicsTables {
   Material material_;
   PhysicsOptions options_;
   ProductionCuts cuts_;
-  std::vector<double> dedx_, log_range_;
+  std::vector<double> dedx_, log_range_, range_floor_;
   std::vector<double> xs_[kNumDiscrete];
   std::vector<double> cdf_[kNumDiscrete];
   MuonPhysicsView view_;

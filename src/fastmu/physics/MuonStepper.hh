@@ -58,7 +58,8 @@ class MuonStepper {
       : tab_(tables), msc_(msc), vol_(volume), field_(field), opt_(options), lim_(limits) {}
 
   // Transports the track until it leaves the volume or stops.
-  void transport(MuonTrack& trk, CounterRng& rng) const {
+  template <class Rng>
+  void transport(MuonTrack& trk, Rng& rng) const {
     trk.lambda_left = random::exponential(rng);
     if (opt_.decay) trk.proper_time_left_s = -constants::muon_lifetime_s * std::log(random::uniform(rng));
     const double mass = constants::muon_mass;
@@ -70,59 +71,35 @@ class MuonStepper {
       const double t = trk.kinetic;
       const double p = kinematics::momentum_from_kinetic(t);
       const MuonPhysicsView::Point g = tab_.locate(t);
-      const double range = tab_.range_at(g);
-
-      // --- proposed step lengths
-      enum { kLimContinuous = -1, kLimGeometry = -2, kLimMsc = -3, kLimDecay = -4, kLimDiscrete = -5 };
-      int limiter = kLimContinuous;
-      double s = range > lim_.final_range_m
-                     ? lim_.dr_over_range * range +
-                           lim_.final_range_m * (1.0 - lim_.dr_over_range) *
-                               (2.0 - lim_.final_range_m / range)
-                     : range;
       double xs_pre[kNumDiscrete];
       double xs_tot = 0;
       for (int q = 0; q < kNumDiscrete; ++q) {
         xs_pre[q] = tab_.xs_at(q, g);
         xs_tot += xs_pre[q];
       }
-      if (xs_tot > 0 && trk.lambda_left < s * xs_tot) {
-        s = trk.lambda_left / xs_tot;
-        limiter = kLimDiscrete;
-      }
-      const double s_msc = msc_.max_step_m(p);
-      if (s_msc < s) {
-        s = s_msc;
-        limiter = kLimMsc;
-      }
       const double bg = p / mass;
-      if (opt_.decay) {
-        const double s_decay = trk.proper_time_left_s * constants::c_light_m_per_s * bg;
-        if (s_decay < s) {
-          s = s_decay;
-          limiter = kLimDecay;
-        }
-      }
-      double kappa = 0;
-      if (field_.on()) {
-        kappa = field_.curvature(p, trk.charge);
-        const double s_bend = lim_.max_bend_rad / std::abs(kappa);
-        if (s_bend < s) {
-          s = s_bend;
-          limiter = kLimMsc;  // a plain step: no interaction at its end
-        }
-      } else {
-        const double d = vol_.distance(trk.pos, trk.dir);
-        if (d <= s) {
-          s = d;
-          limiter = kLimGeometry;
-        }
+      const double dist = field_.on() ? 0.0 : vol_.distance(trk.pos, trk.dir);
+
+      // --- proposed step length. The continuous-loss limit needs the range
+      // (an exp per step); first try with a lower bound of it, which decides
+      // the step exactly as the range would whenever another limit wins (see
+      // range_is_needed); else, or for the loss, the exact range.
+      int limiter;
+      bool discrete_undercut;
+      double range = tab_.range_floor_at(g);
+      double s = propose_step(range, xs_tot, p, bg, dist, trk, limiter, discrete_undercut);
+      const bool exact = range_is_needed(s, range, limiter, discrete_undercut, xs_tot, trk);
+      if (exact) {
+        range = tab_.range_at(g);
+        s = propose_step(range, xs_tot, p, bg, dist, trk, limiter, discrete_undercut);
       }
 
       // --- mean and actual continuous loss
       double mean_loss;
       bool ranges_out = false;
-      if (s >= range) {
+      if (!exact) {
+        mean_loss = tab_.dedx_at(g) * s;  // s < lin_loss_limit x (a lower bound of the range)
+      } else if (s >= range) {
         mean_loss = t;
         ranges_out = true;
       } else if (s < lim_.lin_loss_limit * range) {
@@ -134,7 +111,7 @@ class MuonStepper {
       // --- transport along the step (helix in a field, located on the boundary)
       if (field_.on()) {
         const double p_mid = kinematics::momentum_from_kinetic(std::max(t - 0.5 * mean_loss, 1e-9));
-        kappa = field_.curvature(p_mid, trk.charge);
+        const double kappa = field_.curvature(p_mid, trk.charge);
         Vec3 pos1 = trk.pos, dir1 = trk.dir;
         helix_advance(pos1, dir1, s, kappa, field_.b_hat);
         if (!vol_.inside(pos1)) {
@@ -191,7 +168,7 @@ class MuonStepper {
       }
       if (defl.cos_theta < 1.0) {
         const double st = std::sqrt(std::max(0.0, 1.0 - defl.cos_theta * defl.cos_theta));
-        trk.dir = rotate_from_z(Vec3{st * std::cos(defl.phi), st * std::sin(defl.phi), defl.cos_theta}, trk.dir);
+        trk.dir = rotate_from_z(Vec3{st * defl.cos_phi, st * defl.sin_phi, defl.cos_theta}, trk.dir);
       }
 
       if (t_post <= opt_.tracking_cut_gev) {
@@ -217,7 +194,75 @@ class MuonStepper {
   }
 
  private:
-  void interact(MuonTrack& trk, int q, double xs_pre, CounterRng& rng) const {
+  enum { kLimContinuous = -1, kLimGeometry = -2, kLimMsc = -3, kLimDecay = -4, kLimDiscrete = -5 };
+
+  // The step length Geant4's step limits give for the given range (the
+  // continuous-loss limit first, then discrete, msc, decay, field bending or
+  // geometry, each taken when shorter). `discrete_undercut`: the discrete
+  // limit was shorter than the continuous one.
+  double propose_step(double range, double xs_tot, double p, double bg, double dist,
+                      const MuonTrack& trk, int& limiter, bool& discrete_undercut) const {
+    limiter = kLimContinuous;
+    double s = s_continuous(range);
+    discrete_undercut = xs_tot > 0 && trk.lambda_left < s * xs_tot;
+    if (discrete_undercut) {
+      s = trk.lambda_left / xs_tot;
+      limiter = kLimDiscrete;
+    }
+    const double s_msc = msc_.max_step_m(p);
+    if (s_msc < s) {
+      s = s_msc;
+      limiter = kLimMsc;
+    }
+    if (opt_.decay) {
+      const double s_decay = trk.proper_time_left_s * constants::c_light_m_per_s * bg;
+      if (s_decay < s) {
+        s = s_decay;
+        limiter = kLimDecay;
+      }
+    }
+    if (field_.on()) {
+      const double s_bend = lim_.max_bend_rad / std::abs(field_.curvature(p, trk.charge));
+      if (s_bend < s) {
+        s = s_bend;
+        limiter = kLimMsc;  // a plain step: no interaction at its end
+      }
+    } else if (dist <= s) {
+      s = dist;
+      limiter = kLimGeometry;
+    }
+    return s;
+  }
+
+  // Whether the step proposed with a lower bound `range_lo` of the range may
+  // differ from the one the exact range gives, or the loss needs the range.
+  // The continuous limit grows with the range, and each later limit is taken
+  // when shorter than the running length, so the exact running length is
+  // never below the bounded one: a limit taken with the bound is taken with
+  // the exact range too, and from then on both agree. Two provisos: the
+  // discrete test compares with the continuous limit itself (an undercut of
+  // the bound is one of the exact limit; otherwise the discrete length must
+  // not be below the bound), and the linear loss needs s < 1 % of the range.
+  bool range_is_needed(double s, double range_lo, int limiter, bool discrete_undercut,
+                       double xs_tot, const MuonTrack& trk) const {
+    if (!(range_lo > 0)) return true;
+    if (!discrete_undercut) {
+      if (limiter == kLimContinuous) return true;
+      if (xs_tot > 0 && !(trk.lambda_left / xs_tot >= s_continuous(range_lo))) return true;
+    }
+    return !(s < lim_.lin_loss_limit * range_lo);
+  }
+
+  // Continuous-loss limit: dRoverRange x range, tapering to the range below finalRange.
+  double s_continuous(double range) const {
+    return range > lim_.final_range_m
+               ? lim_.dr_over_range * range +
+                     lim_.final_range_m * (1.0 - lim_.dr_over_range) * (2.0 - lim_.final_range_m / range)
+               : range;
+  }
+
+  template <class Rng>
+  void interact(MuonTrack& trk, int q, double xs_pre, Rng& rng) const {
     const double t = trk.kinetic;
     const double xs_post = tab_.xs_at(q, t);
     if (!(xs_post > 0) || random::uniform(rng) * xs_pre > xs_post) return;  // integral-method rejection

@@ -1,4 +1,7 @@
-// Non-uniform random variates drawn from a CounterRng (host and device).
+// Non-uniform random variates drawn from a counter-based generator (host and
+// device): templates on the generator type, any type with next_u32() giving
+// the stream of CounterRng (CounterRng itself, or FastCounterRng in the
+// detailed engine's loop).
 // Algorithms: Box-Muller (normal), inversion by sequential search and the
 // Gaussian limit above mean 16 as in CLHEP/Geant4 G4Poisson (Poisson),
 // Marsaglia-Tsang 2000 (gamma).
@@ -15,11 +18,13 @@ namespace fastmu::random {
 // Uniform in (0, 1) from one 32-bit word: half the generator cost of
 // CounterRng::uniform(); 2^-32 resolution is ample for every use in the
 // physics models (the smallest -ln u is ~22, far beyond any relevant tail).
-FASTMU_HD inline double uniform(CounterRng& rng) { return to_unit_open(rng.next_u32()); }
+template <class Rng>
+FASTMU_HD inline double uniform(Rng& rng) { return to_unit_open(rng.next_u32()); }
 
 // One standard normal deviate (the sine branch is dropped: draws stay a pure
 // function of the counter, with no hidden cache).
-FASTMU_HD inline double normal(CounterRng& rng) {
+template <class Rng>
+FASTMU_HD inline double normal(Rng& rng) {
   const double r = std::sqrt(-2.0 * std::log(uniform(rng)));
   return r * std::cos(constants::two_pi * uniform(rng));
 }
@@ -30,7 +35,8 @@ FASTMU_HD inline double normal(CounterRng& rng) {
 struct NormalPair {
   double spare = 0;
   bool has_spare = false;
-  FASTMU_HD double next(CounterRng& rng) {
+  template <class Rng>
+  FASTMU_HD double next(Rng& rng) {
     if (has_spare) {
       has_spare = false;
       return spare;
@@ -50,7 +56,8 @@ struct NormalPair {
 
 // A uniformly distributed direction in the plane: (cos phi, sin phi) without
 // trigonometry (rejection from the unit disc).
-FASTMU_HD inline void unit_circle(CounterRng& rng, double& c, double& s) {
+template <class Rng>
+FASTMU_HD inline void unit_circle(Rng& rng, double& c, double& s) {
   double u, v, r2;
   do {
     u = 2.0 * uniform(rng) - 1.0;
@@ -64,12 +71,14 @@ FASTMU_HD inline void unit_circle(CounterRng& rng, double& c, double& s) {
 
 // Exponential deviate with mean 1 (single precision logarithm: the tail is cut at
 // 16.6 mean free paths, a probability of 6e-8).
-FASTMU_HD inline double exponential(CounterRng& rng) {
+template <class Rng>
+FASTMU_HD inline double exponential(Rng& rng) {
   return -static_cast<double>(std::log(to_unit_open_f(rng.next_u32())));
 }
 
 // Poisson deviate; above mean 16 the Gaussian approximation G4Poisson uses.
-FASTMU_HD inline long poisson(double mean, CounterRng& rng) {
+template <class Rng>
+FASTMU_HD inline long poisson(double mean, Rng& rng) {
   if (mean <= 0) return 0;
   if (mean <= 16.0) {
     const double u = uniform(rng);
@@ -88,7 +97,8 @@ FASTMU_HD inline long poisson(double mean, CounterRng& rng) {
 }
 
 // Gamma(k, 1) deviate, Marsaglia & Tsang, ACM TOMS 26 (2000) 363.
-FASTMU_HD inline double gamma(double k, CounterRng& rng) {
+template <class Rng>
+FASTMU_HD inline double gamma(double k, Rng& rng) {
   if (k < 1.0) {
     // Boost: G(k) = G(k+1) * U^(1/k).
     const double u = uniform(rng);

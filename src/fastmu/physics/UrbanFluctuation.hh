@@ -28,6 +28,13 @@ struct UrbanFluctuationParams {
   double electron_density_per_m3 = 0;  // n_e
   double cut_gev = 0;                  // the material's delta-ray cut, and
   double log_cut_over_e0 = 0;          // ln(cut / e0), cached (tcut is usually the cut)
+  // Further terms of the sampler that depend on the cut only, cached by
+  // urban::set_cut with the very operations the sampler would do (bitwise equal).
+  double scaling_at_cut = 0;   // min(1 + width_scale_energy / cut, 1.5)
+  double w1_at_cut = 0;        // cut / e0
+  double a3_num_at_cut = 0;    // cut - e0
+  double a3_den_at_cut = 0;    // e0 cut ln(cut / e0)
+  double w1_nmax_at_cut = 0;   // (cut / e0) nmax_cont
 };
 
 namespace urban {
@@ -40,8 +47,20 @@ inline constexpr double fw = 4.0;                   // width correction of the e
 inline constexpr double a0 = 42.0;
 inline constexpr double width_scale_energy = 0.5e-6;  // 0.5 keV, small-cut width correction
 
+// Sets the delta-ray cut of the params and its cached terms.
+inline void set_cut(UrbanFluctuationParams& m, double cut) {
+  m.cut_gev = cut;
+  m.log_cut_over_e0 = std::log(cut / e0);
+  m.scaling_at_cut = std::min(1.0 + width_scale_energy / cut, 1.5);
+  m.w1_at_cut = cut / e0;
+  m.a3_num_at_cut = cut - e0;
+  m.a3_den_at_cut = e0 * cut * m.log_cut_over_e0;
+  m.w1_nmax_at_cut = m.w1_at_cut * nmax_cont;
+}
+
+template <class Rng>
 FASTMU_HD inline void add_excitation(double ax, double ex, double& eav, double& eloss,
-                                     double& esig2, CounterRng& rng) {
+                                     double& esig2, Rng& rng) {
   if (ax > nmax_cont) {
     eav += ax * ex;
     esig2 += ax * ex * ex;
@@ -52,8 +71,9 @@ FASTMU_HD inline void add_excitation(double ax, double ex, double& eav, double& 
 }
 
 // Gaussian truncated to [0, 2 eav]; a uniform when the mean is under a quarter width.
+template <class Rng>
 FASTMU_HD inline void add_gauss(double eav, double esig2, double& eloss, random::NormalPair& gauss,
-                                 CounterRng& rng) {
+                                 Rng& rng) {
   const double sig = std::sqrt(esig2);
   double x = eav;
   if (eav < 0.25 * sig) {
@@ -72,16 +92,17 @@ FASTMU_HD inline void add_gauss(double eav, double esig2, double& eloss, random:
 // Samples the actual loss for a step of `length` with mean restricted loss
 // `mean_loss`, kinetic energy `kinetic`, delta-ray cut `tcut` (<= tmax) and
 // kinematic maximum transfer `tmax`. Unit charge.
+template <class Rng>
 FASTMU_HD inline double sample_urban_loss(const UrbanFluctuationParams& m, double mean_loss,
                                           double kinetic, double mass, double tcut, double tmax,
-                                          double length, CounterRng& rng) {
+                                          double length, Rng& rng) {
   using namespace urban;
   if (mean_loss < min_loss) return mean_loss;
-  const double gam = kinetic / mass + 1.0;
-  const double beta2 = 1.0 - 1.0 / (gam * gam);
 
   // Gaussian regime: many collisions, small maximum transfer.
   if (mean_loss >= min_interactions_bohr * tcut && tmax <= 2.0 * tcut) {
+    const double gam = kinetic / mass + 1.0;
+    const double beta2 = 1.0 - 1.0 / (gam * gam);
     const double siga = std::sqrt((tmax / beta2 - 0.5 * tcut) * units::twopi_mc2_rcl2_gev_m2 *
                                   length * m.electron_density_per_m3);
     const double sn = mean_loss / siga;
@@ -98,8 +119,9 @@ FASTMU_HD inline double sample_urban_loss(const UrbanFluctuationParams& m, doubl
 
   if (tcut <= e0) return mean_loss;
   const double ipot = m.mean_excitation_gev;
+  const bool at_cut = tcut == m.cut_gev;  // then the cut's terms are cached
   // Width correction for small cuts.
-  const double scaling = std::min(1.0 + width_scale_energy / tcut, 1.5);
+  const double scaling = at_cut ? m.scaling_at_cut : std::min(1.0 + width_scale_energy / tcut, 1.5);
   const double mloss = mean_loss / scaling;
 
   double a1 = 0.0, e1 = ipot;
@@ -114,9 +136,9 @@ FASTMU_HD inline double sample_urban_loss(const UrbanFluctuationParams& m, doubl
       e1 *= fw;
     }
   }
-  const double w1 = tcut / e0;
-  const double log_w1 = (tcut == m.cut_gev) ? m.log_cut_over_e0 : std::log(w1);
-  double a3 = rate * mloss * (tcut - e0) / (e0 * tcut * log_w1);
+  const double w1 = at_cut ? m.w1_at_cut : tcut / e0;
+  double a3 = rate * mloss * (at_cut ? m.a3_num_at_cut : tcut - e0) /
+              (at_cut ? m.a3_den_at_cut : e0 * tcut * std::log(w1));
   if (a1 <= 0.0) a3 /= rate;
 
   double loss = 0.0;
@@ -132,7 +154,7 @@ FASTMU_HD inline double sample_urban_loss(const UrbanFluctuationParams& m, doubl
     double alfa = 1.0;
     if (a3 > nmax_cont) {
       // The softest collisions are summed as one Gaussian.
-      alfa = w1 * (nmax_cont + a3) / (w1 * nmax_cont + a3);
+      alfa = w1 * (nmax_cont + a3) / ((at_cut ? m.w1_nmax_at_cut : w1 * nmax_cont) + a3);
       const double alfa1 = alfa * std::log(alfa) / (alfa - 1.0);
       const double namean = a3 * w1 * (alfa - 1.0) / ((w1 - 1.0) * alfa);
       emean += namean * e0 * alfa1;
