@@ -106,7 +106,9 @@ TransportResult transport(const TransportParams& params, const MuonBatch& in, Ba
   if (backend == Backend::cuda) {
     const std::size_t n = in.size();
     result.first_id = first_id;
-    result.muons = in;  // pdg and weight pass through; kinematics overwritten
+    result.muons.resize(n);  // kinematics written by the GPUs
+    result.muons.pdg = in.pdg;
+    result.muons.weight = in.weight;
     result.status.resize(n);
     result.plane.resize(n);
     result.steps.resize(n);
