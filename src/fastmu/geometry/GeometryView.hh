@@ -21,6 +21,22 @@ struct LocateResult {
   Vec3f field;            // the volume's uniform field (zero in the world)
 };
 
+// Clips [t_in, t_out] to the ray's passage through lo <= p + t d <= hi along
+// one axis (slab method); false when the passage is empty.
+FASTMU_HD inline bool clip_ray_to_slab(float p, float d, float lo, float hi, float& t_in,
+                                       float& t_out) {
+  if (d == 0.f) return p >= lo && p <= hi;
+  float t0 = (lo - p) / d, t1 = (hi - p) / d;
+  if (t0 > t1) {
+    const float tmp = t0;
+    t0 = t1;
+    t1 = tmp;
+  }
+  t_in = t0 > t_in ? t0 : t_in;
+  t_out = t1 < t_out ? t1 : t_out;
+  return t_in <= t_out;
+}
+
 struct GeometryView {
   Vec3f world_lo{}, world_hi{};
   std::int32_t world_material = 0;
@@ -137,9 +153,9 @@ struct GeometryView {
     const VolumeRecord& r = volumes[v];
     // Slab test against the bounding box.
     float t_in = 0.f, t_out = best;
-    if (!slab(pos.x, dir.x, r.lo.x, r.hi.x, t_in, t_out)) return best;
-    if (!slab(pos.y, dir.y, r.lo.y, r.hi.y, t_in, t_out)) return best;
-    if (!slab(pos.z, dir.z, r.lo.z, r.hi.z, t_in, t_out)) return best;
+    if (!clip_ray_to_slab(pos.x, dir.x, r.lo.x, r.hi.x, t_in, t_out)) return best;
+    if (!clip_ray_to_slab(pos.y, dir.y, r.lo.y, r.hi.y, t_in, t_out)) return best;
+    if (!clip_ray_to_slab(pos.z, dir.z, r.lo.z, r.hi.z, t_in, t_out)) return best;
     if (r.arb8 < 0) return t_in;
     // The solid lies within its box: its entry is at or after t_in.
     return arb8_entry_distance(arb8s[r.arb8], pos, dir, best);
@@ -156,19 +172,6 @@ struct GeometryView {
       return t < best ? t : best;
     }
     return best;
-  }
-  // Clips [t_in, t_out] to the ray's passage through lo <= p + t d <= hi.
-  FASTMU_HD static bool slab(float p, float d, float lo, float hi, float& t_in, float& t_out) {
-    if (d == 0.f) return p >= lo && p <= hi;
-    float t0 = (lo - p) / d, t1 = (hi - p) / d;
-    if (t0 > t1) {
-      const float tmp = t0;
-      t0 = t1;
-      t1 = tmp;
-    }
-    t_in = t0 > t_in ? t0 : t_in;
-    t_out = t1 < t_out ? t1 : t_out;
-    return t_in <= t_out;
   }
 };
 

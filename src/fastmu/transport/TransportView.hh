@@ -78,23 +78,10 @@ struct TransportView {
   // Distance along u to the entry into the box [lo, hi], or `limit`.
   FASTMU_HD static float box_entry(Vec3f r, Vec3f u, Vec3f lo, Vec3f hi, float limit) {
     float t_in = 0.0f, t_out = limit;
-    const float p[3] = {r.x, r.y, r.z}, d[3] = {u.x, u.y, u.z};
-    const float l[3] = {lo.x, lo.y, lo.z}, h[3] = {hi.x, hi.y, hi.z};
-    for (int a = 0; a < 3; ++a) {
-      if (d[a] == 0.0f) {
-        if (p[a] < l[a] || p[a] > h[a]) return limit;
-        continue;
-      }
-      float t0 = (l[a] - p[a]) / d[a], t1 = (h[a] - p[a]) / d[a];
-      if (t0 > t1) {
-        const float tmp = t0;
-        t0 = t1;
-        t1 = tmp;
-      }
-      t_in = t0 > t_in ? t0 : t_in;
-      t_out = t1 < t_out ? t1 : t_out;
-    }
-    return t_in <= t_out ? t_in : limit;
+    const bool hit = clip_ray_to_slab(r.x, u.x, lo.x, hi.x, t_in, t_out) &&
+                     clip_ray_to_slab(r.y, u.y, lo.y, hi.y, t_in, t_out) &&
+                     clip_ray_to_slab(r.z, u.z, lo.z, hi.z, t_in, t_out);
+    return hit ? t_in : limit;
   }
 };
 
