@@ -75,7 +75,7 @@ def _as_geometry(geometry):
 
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
-              max_steps=100000, all=False, field_map=None, threads=0, cache=True):
+              max_steps=100000, all=False, field_map=None, threads=0, gpus=0, cache=True):
     """Transports muons through `geometry` by histogram sampling.
 
     muons: (N, 8) array px, py, pz [GeV/c], x, y, z [m], pdg (13 = mu-,
@@ -90,8 +90,10 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
       a folder, or False (a material without a given table is an error).
     backend: 'auto' (CUDA when built and a GPU is visible), 'cpu', 'cuda'.
     step [m] (must match the tables), seed, p_kill [GeV/c], max_steps,
-      threads (CPU; 0 = all cores): as `fastmu run`.
-    field_map: a fastmu.FieldMap used instead of the geometry's field_map.
+      threads (CPU; 0 = all cores), gpus (CUDA; 0 = all visible GPUs; a
+      batch given as GPU arrays stays on its own GPU): as `fastmu run`.
+    field_map: a fastmu.FieldMap used instead of the geometry's field_map
+      (the CUDA backend then uses one GPU).
     all: return every muon; by default only status 0 (at a sensitive plane,
       inside its window), as `fastmu run` writes.
 
@@ -110,8 +112,11 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
         cache = str(cache)
     options = dict(step=float(step), seed=int(seed), p_kill=float(p_kill),
                    max_steps=int(max_steps), all=bool(all), threads=int(threads))
+    if int(gpus) < 0:
+        raise Error(f"--gpus: {gpus} is negative")
     if is_device_array(muons):
         return _transport_device(muons, geometry, tables, cache, backend, field_map, options)
+    options["gpus"] = int(gpus)
     arr = np.asarray(muons)
     if arr.dtype != np.float32 and arr.dtype != np.float64:
         arr = arr.astype(np.float64)

@@ -101,8 +101,8 @@ void set_field_map(TransportView& v, const FieldMapView& f, const FieldMapParams
 
 // fastmu::transport, or the same steps with the field map replaced.
 TransportResult run(const TransportParams& params, const MuonBatch& in, Backend backend, int threads,
-                    const FieldMapParams* field_map) {
-  if (field_map == nullptr) return transport(params, in, backend, threads);
+                    int gpus, const FieldMapParams* field_map) {
+  if (field_map == nullptr) return transport(params, in, backend, threads, 0, nullptr, gpus);
   backend = resolve_backend(backend);
   if (backend == Backend::cuda) {
     cuda::DeviceArena arena;
@@ -199,7 +199,7 @@ void bind_transport(py::module_& m) {
       [](const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,
          const std::vector<std::shared_ptr<TableParams>>& tables, const py::object& cache,
          const std::string& backend, std::shared_ptr<FieldMapParams> field_map, double step,
-         std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads) {
+         std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads, int gpus) {
         if (!geometry) throw Error("transport: geometry is None");
         const Backend requested = parse_backend(backend);
         const StepOptions options = step_options(step, seed, p_kill, max_steps);
@@ -210,13 +210,13 @@ void bind_transport(py::module_& m) {
         {
           py::gil_scoped_release release;
           const TransportParams params = make_params(*geometry, tables, choice, options);
-          result = run(params, in, requested, threads, field_map.get());
+          result = run(params, in, requested, threads, gpus, field_map.get());
         }
         return result_to_dict(std::move(result), all, with_plane);
       },
       py::arg("muons"), py::arg("geometry"), py::arg("tables"), py::arg("cache"), py::arg("backend"),
       py::arg("field_map"), py::kw_only(), py::arg("step"), py::arg("seed"), py::arg("p_kill"),
-      py::arg("max_steps"), py::arg("all"), py::arg("threads"));
+      py::arg("max_steps"), py::arg("all"), py::arg("threads"), py::arg("gpus") = 0);
   m.def(
       "_transport_device_ptrs",
       [](std::uintptr_t rows, std::size_t n, int ncol, const py::dict& columns,

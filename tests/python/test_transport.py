@@ -66,6 +66,20 @@ def test_reproducible_and_thread_independent(fe_table, iron_block):
     np.testing.assert_array_equal(d["pz"], a["pz"][:100])
 
 
+def test_gpu_count_checked(fe_table, iron_block):
+    m = muons(10)
+    with pytest.raises(fastmu.Error, match="--gpus"):
+        fastmu.transport(m, iron_block, tables=[fe_table], gpus=-1, cache=False)
+    # More GPUs than visible (none here without CUDA): one-line error.
+    with pytest.raises(fastmu.Error):
+        fastmu.transport(m, iron_block, tables=[fe_table], backend="cuda", gpus=1024,
+                         cache=False)
+    # The CPU backend ignores the GPU count.
+    a = fastmu.transport(m, iron_block, tables=[fe_table], backend="cpu", gpus=3, all=True,
+                         cache=False)
+    assert len(a["pz"]) == 10
+
+
 def test_input_forms(fe_table, iron_block, tmp_path):
     m = muons(50)
     ref = fastmu.transport(m, iron_block, tables=[fe_table], all=True, cache=False)
