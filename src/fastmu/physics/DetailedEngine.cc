@@ -10,7 +10,7 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/physics/EngineGeometry.hh"
-#include "fastmu/physics/FastCounterRng.hh"
+#include "fastmu/physics/HistoryRng.hh"
 #include "fastmu/physics/MuonStepper.hh"
 
 namespace fastmu {
@@ -45,7 +45,7 @@ std::vector<MuonSample> run(const Material& material, const Volume& volume, Vec3
   std::vector<MuonSample> out(n);
   parallel_for_chunks(n, threads, chunk_size, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      FastCounterRng rng(seed, i, RngStream::detailed_physics);  // CounterRng's stream, faster
+      HistoryRng rng(seed, i, RngStream::detailed_physics);
       const double p0 = p_hi > p_lo ? p_lo + (p_hi - p_lo) * rng.uniform() : p_lo;
       MuonTrack trk;
       trk.kinetic = kinematics::kinetic_from_momentum(p0);

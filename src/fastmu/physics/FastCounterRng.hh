@@ -1,6 +1,7 @@
 // The random stream of CounterRng (Philox4x32-10 blocks of (seed, id,
-// counter, stream), drawn word by word), generated in fewer instructions for
-// the detailed engine's inner loop, where Philox was ~20 % of the cost:
+// counter, stream), drawn word by word), generated in fewer instructions
+// (for samplers that must reproduce CounterRng's stream; the detailed engine
+// itself now draws from HistoryRng, cheaper still):
 //  - the ten round keys are computed once per history, not per block;
 //  - on x86-64 hosts one block is one SSE2 vector: both 32x32->64 products of
 //    a Philox round are one pmuludq, the word permutation one pshufd

@@ -42,6 +42,7 @@
 #include "fastmu/core/Vec3.hh"
 #include "fastmu/physics/AzimuthTrig.hh"
 #include "fastmu/physics/MultipleScatteringData.hh"
+#include "fastmu/physics/RandomDistributions.hh"
 
 namespace fastmu {
 
@@ -258,11 +259,13 @@ FASTMU_HD inline MscDeflection sample_msc(const MultipleScatteringData& d, doubl
 
   // Soft part at the end of the step: 1 - cos theta exponential (Geant4 WentzelVI).
   // Truncated to 1 - cos theta <= 2 by inversion (matters only for huge steps).
+  // Below soft_mean 0.05 the truncation (probability e^-40) is left out and
+  // the exponential variate drawn directly (ziggurat, no logarithm).
   double omc = 0;
   if (soft_mean > 0) {
-    const double r = uniform32(rng);
-    omc = soft_mean < 0.05 ? -soft_mean * std::log(r)
-                           : -soft_mean * std::log1p(-r * -std::expm1(-2.0 / soft_mean));
+    omc = soft_mean < 0.05
+              ? soft_mean * random::exponential(rng)
+              : -soft_mean * std::log1p(-uniform32(rng) * -std::expm1(-2.0 / soft_mean));
     if (omc > 2.0) omc = 2.0;
   }
   const double sint = std::sqrt(omc * (2.0 - omc));
@@ -275,11 +278,9 @@ FASTMU_HD inline MscDeflection sample_msc(const MultipleScatteringData& d, doubl
   // Lateral displacement correlated with the soft deflection: half the
   // deflection plus an independent part of rms theta_plane / sqrt(12).
   const double rms = std::sqrt(soft_mean) * 0.28867513459481287;
-  const double g_r = std::sqrt(-2.0 * std::log(uniform32(rng)));
-  double cga, sga;  // the Box-Muller angle
-  sincos_turn(uniform32(rng), sga, cga);
-  Vec3 soft_shift{t * (0.5 * vx + rms * g_r * cga),
-                  t * (0.5 * vy + rms * g_r * sga), 0.0};
+  const double gx = random::normal(rng);
+  const double gy = random::normal(rng);
+  Vec3 soft_shift{t * (0.5 * vx + rms * gx), t * (0.5 * vy + rms * gy), 0.0};
   // A shift longer than the step is unphysical: dropped, as in Geant4.
   if (soft_shift.x * soft_shift.x + soft_shift.y * soft_shift.y > t * t) soft_shift = Vec3{};
 

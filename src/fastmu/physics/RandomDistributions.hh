@@ -1,10 +1,9 @@
-// Non-uniform random variates drawn from a counter-based generator (host and
-// device): templates on the generator type, any type with next_u32() giving
-// the stream of CounterRng (CounterRng itself, or FastCounterRng in the
-// detailed engine's loop).
-// Algorithms: Box-Muller (normal), inversion by sequential search and the
-// Gaussian limit above mean 16 as in CLHEP/Geant4 G4Poisson (Poisson),
-// Marsaglia-Tsang 2000 (gamma).
+// Non-uniform random variates: templates on the generator type, any type with
+// next_u32() (CounterRng, FastCounterRng, or HistoryRng, the detailed engine's
+// per-history generator). Host code (the ziggurat's tables are host-side).
+// Algorithms: ziggurat (normal, exponential; Ziggurat.hh), inversion by
+// sequential search and the Gaussian limit above mean 16 as in CLHEP/Geant4
+// G4Poisson (Poisson), Marsaglia-Tsang 2000 (gamma).
 #pragma once
 
 #include <cmath>
@@ -12,6 +11,7 @@
 #include "fastmu/core/Constants.hh"
 #include "fastmu/core/Macros.hh"
 #include "fastmu/core/Random.hh"
+#include "fastmu/physics/Ziggurat.hh"
 
 namespace fastmu::random {
 
@@ -21,38 +21,9 @@ namespace fastmu::random {
 template <class Rng>
 FASTMU_HD inline double uniform(Rng& rng) { return to_unit_open(rng.next_u32()); }
 
-// One standard normal deviate (the sine branch is dropped: draws stay a pure
-// function of the counter, with no hidden cache).
+// One standard normal deviate (ziggurat: exact, ~15 instructions on its fast path).
 template <class Rng>
-FASTMU_HD inline double normal(Rng& rng) {
-  const double r = std::sqrt(-2.0 * std::log(uniform(rng)));
-  return r * std::cos(constants::two_pi * uniform(rng));
-}
-
-// Standard normal deviates two at a time (Marsaglia polar method: no
-// trigonometry; both outputs are used). Local to one sampling call, so draws
-// stay a pure function of the counter.
-struct NormalPair {
-  double spare = 0;
-  bool has_spare = false;
-  template <class Rng>
-  FASTMU_HD double next(Rng& rng) {
-    if (has_spare) {
-      has_spare = false;
-      return spare;
-    }
-    double u, v, r2;
-    do {
-      u = 2.0 * uniform(rng) - 1.0;
-      v = 2.0 * uniform(rng) - 1.0;
-      r2 = u * u + v * v;
-    } while (r2 >= 1.0 || r2 == 0.0);
-    const double f = std::sqrt(-2.0 * std::log(r2) / r2);
-    spare = v * f;
-    has_spare = true;
-    return u * f;
-  }
-};
+inline double normal(Rng& rng) { return ziggurat_normal(rng); }
 
 // A uniformly distributed direction in the plane: (cos phi, sin phi) without
 // trigonometry (rejection from the unit disc).
@@ -69,12 +40,20 @@ FASTMU_HD inline void unit_circle(Rng& rng, double& c, double& s) {
   s = v * inv;
 }
 
-// Exponential deviate with mean 1 (single precision logarithm: the tail is cut at
-// 16.6 mean free paths, a probability of 6e-8).
+// Exponential deviate with mean 1 (ziggurat: exact, no logarithm on its fast path).
 template <class Rng>
-FASTMU_HD inline double exponential(Rng& rng) {
-  return -static_cast<double>(std::log(to_unit_open_f(rng.next_u32())));
-}
+inline double exponential(Rng& rng) { return ziggurat_exponential(rng); }
+
+namespace detail {
+// 1/n for the Poisson search: a multiply instead of a division per term.
+struct Reciprocals {
+  double v[201];
+  constexpr Reciprocals() : v{} {
+    for (int i = 1; i <= 200; ++i) v[i] = 1.0 / i;
+  }
+};
+inline constexpr Reciprocals kReciprocals{};
+}  // namespace detail
 
 // Poisson deviate; above mean 16 the Gaussian approximation G4Poisson uses.
 template <class Rng>
@@ -87,7 +66,7 @@ FASTMU_HD inline long poisson(double mean, Rng& rng) {
     long n = 0;
     while (sum <= u && n < 200) {
       ++n;
-      term *= mean / double(n);
+      term *= mean * detail::kReciprocals.v[n];
       sum += term;
     }
     return n;

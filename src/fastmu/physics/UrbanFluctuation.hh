@@ -72,15 +72,14 @@ FASTMU_HD inline void add_excitation(double ax, double ex, double& eav, double& 
 
 // Gaussian truncated to [0, 2 eav]; a uniform when the mean is under a quarter width.
 template <class Rng>
-FASTMU_HD inline void add_gauss(double eav, double esig2, double& eloss, random::NormalPair& gauss,
-                                 Rng& rng) {
+FASTMU_HD inline void add_gauss(double eav, double esig2, double& eloss, Rng& rng) {
   const double sig = std::sqrt(esig2);
   double x = eav;
   if (eav < 0.25 * sig) {
     x += (2.0 * random::uniform(rng) - 1.0) * eav;
   } else {
     for (int i = 0; i < 1000; ++i) {
-      x = eav + sig * gauss.next(rng);
+      x = eav + sig * random::normal(rng);
       if (x >= 0.0 && x <= 2.0 * eav) break;
       x = eav;
     }
@@ -143,9 +142,8 @@ FASTMU_HD inline double sample_urban_loss(const UrbanFluctuationParams& m, doubl
 
   double loss = 0.0;
   double emean = 0.0, sig2e = 0.0;
-  random::NormalPair gauss;
   if (a1 > 0.0) add_excitation(a1, e1, emean, loss, sig2e, rng);
-  if (sig2e > 0.0) add_gauss(emean, sig2e, loss, gauss, rng);
+  if (sig2e > 0.0) add_gauss(emean, sig2e, loss, rng);
 
   if (a3 > 0.0) {
     emean = 0.0;
@@ -167,7 +165,7 @@ FASTMU_HD inline double sample_urban_loss(const UrbanFluctuationParams& m, doubl
       const long nnb = random::poisson(p3, rng);
       for (long k = 0; k < nnb; ++k) loss += w3 / (1.0 - w * random::uniform(rng));
     }
-    if (sig2e > 0.0) add_gauss(emean, sig2e, loss, gauss, rng);
+    if (sig2e > 0.0) add_gauss(emean, sig2e, loss, rng);
   }
   return loss * scaling;
 }
