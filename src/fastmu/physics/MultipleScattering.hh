@@ -29,9 +29,10 @@ class MultipleScattering {  // per material, built once, immutable, thread-safe
   // Deflection of the direction (and lateral displacement, in the frame where
   // the muon moved along +z) after a true path length `step_m`, for a muon of
   // momentum p_gev (mean over the step) and charge (+-1; 0 = no scattering).
+  // `lateral` false: the displacement is not wanted (not sampled, returned as 0).
   template <class Rng>
-  Deflection sample(double p_gev, double step_m, int charge, Rng& rng) const {
-    return sample_msc(data_, p_gev, step_m, charge, rng);
+  Deflection sample(double p_gev, double step_m, int charge, Rng& rng, bool lateral = true) const {
+    return sample_msc(data_, p_gev, step_m, charge, rng, lateral);
   }
 
   // Step limit the model asks for [m]: 20 radiation lengths, Geant4 WentzelVI's

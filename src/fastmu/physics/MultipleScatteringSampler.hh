@@ -179,9 +179,12 @@ FASTMU_HD inline double sample_rutherford(double u1, double u2, double a, double
 }  // namespace msc_detail
 
 // Samples the deflection after true path length t [m] at momentum p [GeV/c].
+// `lateral` false: the caller discards the lateral displacement (a step
+// ending on the boundary), so its two normal variates are not drawn (the
+// lateral fields are then 0; the direction has the same distribution).
 template <class Rng>
 FASTMU_HD inline MscDeflection sample_msc(const MultipleScatteringData& d, double p, double t,
-                                          int charge, Rng& rng) {
+                                          int charge, Rng& rng, bool lateral = true) {
   using namespace msc_detail;
   MscDeflection out{1.0, 0.0, 0.0, 0.0, 1.0, 0.0};
   if (!(t > 0) || !(p > 0) || charge == 0 || d.num_elements == 0) return out;
@@ -277,12 +280,15 @@ FASTMU_HD inline MscDeflection sample_msc(const MultipleScatteringData& d, doubl
   const double vy = sint * sph;
   // Lateral displacement correlated with the soft deflection: half the
   // deflection plus an independent part of rms theta_plane / sqrt(12).
-  const double rms = std::sqrt(soft_mean) * 0.28867513459481287;
-  const double gx = random::normal(rng);
-  const double gy = random::normal(rng);
-  Vec3 soft_shift{t * (0.5 * vx + rms * gx), t * (0.5 * vy + rms * gy), 0.0};
-  // A shift longer than the step is unphysical: dropped, as in Geant4.
-  if (soft_shift.x * soft_shift.x + soft_shift.y * soft_shift.y > t * t) soft_shift = Vec3{};
+  Vec3 soft_shift{};
+  if (lateral) {
+    const double rms = std::sqrt(soft_mean) * 0.28867513459481287;
+    const double gx = random::normal(rng);
+    const double gy = random::normal(rng);
+    soft_shift = Vec3{t * (0.5 * vx + rms * gx), t * (0.5 * vy + rms * gy), 0.0};
+    // A shift longer than the step is unphysical: dropped, as in Geant4.
+    if (soft_shift.x * soft_shift.x + soft_shift.y * soft_shift.y > t * t) soft_shift = Vec3{};
+  }
 
   if (!kinked) {
     out.cos_theta = 1.0 - omc;
@@ -293,14 +299,14 @@ FASTMU_HD inline MscDeflection sample_msc(const MultipleScatteringData& d, doubl
     out.lateral_y_m = soft_shift.y;
     return out;
   }
-  pos += rotate_from_z(soft_shift, dir);
+  if (lateral) pos += rotate_from_z(soft_shift, dir);
   const Vec3 fin = rotate_from_z(Vec3{vx, vy, 1.0 - omc}, dir);
   out.cos_theta = fin.z;
   out.phi = std::atan2(fin.y, fin.x);
   out.cos_phi = std::cos(out.phi);
   out.sin_phi = std::sin(out.phi);
-  out.lateral_x_m = pos.x;
-  out.lateral_y_m = pos.y;
+  out.lateral_x_m = lateral ? pos.x : 0.0;
+  out.lateral_y_m = lateral ? pos.y : 0.0;
   return out;
 }
 

@@ -155,7 +155,10 @@ class MuonStepper {
       // --- multiple scattering: deflection, and displacement within the safety
       const double t_post = t - loss;
       const double p_mean = kinematics::momentum_from_kinetic(std::max(t - 0.5 * std::min(loss, t), 1e-9));
-      const MultipleScattering::Deflection defl = msc_.sample(p_mean, s, trk.charge, rng);
+      // A step ending on the boundary discards the displacement (and ends the
+      // history): its variates are not drawn.
+      const MultipleScattering::Deflection defl =
+          msc_.sample(p_mean, s, trk.charge, rng, limiter != kLimGeometry);
       if (limiter != kLimGeometry) {
         const double lx = defl.lateral_x_m, ly = defl.lateral_y_m;
         const double r2 = lx * lx + ly * ly;
