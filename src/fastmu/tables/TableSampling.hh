@@ -69,6 +69,14 @@ FASTMU_HD FASTMU_FORCEINLINE std::int32_t sample_cell(const TableView& t, std::i
   return accept < ac.threshold ? cell : ac.alias;
 }
 
+// The alias cell that sample_cell(t, b, r_cell) reads, for a prefetch.
+FASTMU_HD FASTMU_FORCEINLINE const AliasCell* alias_cell_address(const TableView& t, std::int32_t b,
+                                                                 std::uint32_t r_cell) {
+  const std::uint32_t ncell = static_cast<std::uint32_t>(t.cells_per_bin());
+  const std::uint32_t cell = static_cast<std::uint32_t>((std::uint64_t{r_cell} * ncell) >> 32);
+  return t.cells + static_cast<std::int64_t>(b) * ncell + cell;
+}
+
 // The (loss, kick) of histogram cell (ix, iy) of a momentum bin with axes a, jittered
 // uniformly inside the cell in ln(loss) and ln(kick). Index 0 on an axis is
 // the "zero" cell (no loss / no kick).

@@ -219,11 +219,8 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
         }
         const MaterialTableView* m = s.table[l];
         if (m != nullptr) {
-          const TableView& t = m->t;
           bin[l] = choose_bin_ln(*m, pm[l], lp[l], to_unit_open_f(rn.w[3][l]));
-          const std::uint32_t ncell = static_cast<std::uint32_t>(t.cells_per_bin());
-          const std::uint32_t cell = static_cast<std::uint32_t>((std::uint64_t{rn.w[0][l]} * ncell) >> 32);
-          __builtin_prefetch(t.cells + static_cast<std::int64_t>(bin[l]) * ncell + cell);
+          __builtin_prefetch(alias_cell_address(m->t, bin[l], rn.w[0][l]));
           continue;
         }
         common[l] = 0;  // vacuum

@@ -96,9 +96,8 @@ FASTMU_HD FASTMU_FORCEINLINE bool is_zero(Vec3f v) {
   return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
 }
 
-// What a step needs before the move: decided at its start point. Splitting a
-// step into plan + finish lets the CPU plan several muons first and prefetch
-// their table cells (see CpuTransport.hh); the GPU runs both back to back.
+// What a step needs before the move: decided at its start point (plan_step),
+// then used by finish_step; transport_step runs both back to back.
 struct StepPlan {
   Location loc;
   const MaterialTableView* table;  // null: no interaction (vacuum)
@@ -106,13 +105,6 @@ struct StepPlan {
   std::int32_t bin;        // momentum bin chosen (tables only)
   Philox4 rn;              // this step's random block (tables only)
 };
-
-// Address of the alias cell the step will read (for a prefetch).
-FASTMU_HD FASTMU_FORCEINLINE const AliasCell* planned_cell(const StepPlan& s) {
-  const std::uint32_t ncell = static_cast<std::uint32_t>(s.table->t.cells_per_bin());
-  const std::uint32_t cell = static_cast<std::uint32_t>((std::uint64_t{s.rn.v[0]} * ncell) >> 32);
-  return s.table->t.cells + static_cast<std::int64_t>(s.bin) * ncell + cell;
-}
 
 // The momentum after the table interaction: fractional loss s.loss_frac
 // along the direction u and kick s.kick_frac across it at the isotropic
