@@ -3,7 +3,6 @@
 // the same loop on toy geometries.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
