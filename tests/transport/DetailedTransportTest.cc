@@ -87,6 +87,22 @@ TEST(DetailedTransport, OneBoxIsTheSlabEngine) {
   EXPECT_GT(same, n * 9 / 10);
 }
 
+// A plane on a volume's exit face is reached (the segment's end on it is
+// only known to float rounding).
+TEST(DetailedTransport, PlaneOnTheExitFaceIsReached) {
+  MaterialLibrary lib;
+  auto doc = world("G4_Galactic", -1, 12);
+  doc["volumes"].push_back(slab("fe", 0, 10.0, "G4_Fe"));
+  doc["sensitive_planes"] = {{{"z", 10.0}, {"x", {-20, 20}}, {"y", {-20, 20}}}};
+  const GeometryParams g = GeometryParams::from_json(doc, "block.json", lib);
+  const TransportResult r = transport_detailed(g, lib, beam(200, 50.0, 0.0), {});
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    if (r.status[i] == static_cast<int>(MuonStatus::stopped)) continue;
+    ASSERT_EQ(r.status[i], static_cast<int>(MuonStatus::at_plane)) << i;
+    EXPECT_EQ(r.muons.z[i], 10.0f);
+  }
+}
+
 // A 1 mm tungsten layer between air gaps: the loss is what 1 mm loses
 // (the slab engine's), not a fixed step's worth.
 TEST(DetailedTransport, ThinLayerLosesWhatItsThicknessLoses) {

@@ -18,6 +18,7 @@
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
+#include "fastmu/core/Progress.hh"
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/ColumnTable.hh"
@@ -25,6 +26,7 @@
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/tables/TableFile.hh"
 #include "fastmu/transport/CudaTransport.hh"
+#include "fastmu/transport/DetailedTransport.hh"
 #include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/MuonIO.hh"
 #include "fastmu/transport/Transport.hh"
@@ -36,6 +38,7 @@ struct RunArgs {
   std::string geometry, muons, out;
   std::vector<std::string> tables;
   std::string backend = "auto";
+  std::string engine = "fast";
   double step = 0.02;
   std::uint64_t seed = 1;
   bool all = false;
@@ -98,11 +101,39 @@ void print_stats(const TransportResult& r, const TransportStats& st, int threads
               c.by_status[0], c.by_status[1], c.by_status[2], c.by_status[3], c.by_status[4]);
 }
 
+// `run --engine detailed`: the detailed engine through the same geometry,
+// muons and output (CPU, all cores; no tables).
+void run_detailed_files(const RunArgs& a) {
+  const StepOptions opt = step_options(a);
+  MaterialLibrary materials;
+  const GeometryParams geometry = GeometryParams::from_json_file(a.geometry, materials);
+  const MuonBatch muons = read_muons(a.muons);
+  DetailedTransportOptions d;
+  d.p_kill = opt.p_kill;
+  d.max_segments = opt.max_steps;
+  d.seed = a.seed;
+  d.threads = a.threads;
+  ProgressBar bar("detailed", muons.size());
+  const auto t0 = std::chrono::steady_clock::now();
+  const TransportResult r =
+      transport_detailed(geometry, materials, muons, d, 0, [&](std::size_t k) { bar.add(k); });
+  bar.finish();
+  TransportStats stats;
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  stats.kernel_seconds = stats.seconds;
+  stats.steps = r.total_steps();
+  write_transport_result(a.out, r, a.all, geometry.sensitive_planes().size() > 1);
+  print_stats(r, stats, a.threads);
+  std::printf("wrote %s (detailed engine; steps = volume segments)\n", a.out.c_str());
+}
+
 void run_files(const RunArgs& a) {
   if (a.geometry.empty() || a.muons.empty() || a.out.empty()) {
     throw Error("run: --geometry, --muons and --out are required (or --example NAME)");
   }
   { io::AtomicOutput probe(a.out); }  // fail on an unwritable --out before the work
+  if (a.engine == "detailed") return run_detailed_files(a);
+  if (a.engine != "fast") throw Error(fmt::format("--engine: '{}' is not fast or detailed", a.engine));
   const Backend backend = resolve_backend(parse_backend(a.backend));  // before any table build
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
@@ -295,6 +326,10 @@ void register_run_command(CLI::App& app) {
   run->add_option("--out", a->out, "output file (CSV or HDF5 by extension)");
   run->add_option("--tables", a->tables, "table files (.h5); other materials from the cache")
       ->check(CLI::ExistingFile);
+  run->add_option("--engine", a->engine,
+                  "fast (histogram sampling) | detailed (the condensed-history engine of `fastmu "
+                  "physics` through the same geometry, CPU: the reference of `fastmu validate`)")
+      ->capture_default_str();
   run->add_option("--backend", a->backend, "auto | cpu | cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
       ->capture_default_str();

@@ -130,7 +130,10 @@ TransportResult transport_detailed(const GeometryParams& geometry, const Materia
         }
         ++segments;
         if (trk.stopped) continue;
-        const std::int32_t k = region.plane_reached(trk.pos.z);
+        // A plane reached within float rounding (the region's end on it may
+        // fall just short) counts when the push into the next volume crosses it.
+        const Vec3 pushed = trk.pos + kPush * trk.dir;
+        const std::int32_t k = region.plane_reached(pushed.z);
         if (k >= 0) {
           const SensitivePlane& sp = view.planes[k];
           trk.pos.z = sp.z;  // exact, as in the fast transport
@@ -139,7 +142,7 @@ TransportResult transport_detailed(const GeometryParams& geometry, const Materia
           status = inside ? MuonStatus::at_plane : MuonStatus::outside_window;
           plane = k;
         } else {
-          trk.pos = trk.pos + kPush * trk.dir;  // into the next volume
+          trk.pos = pushed;  // into the next volume
         }
       }
       const double p = trk.stopped ? 0.0 : kinematics::momentum_from_kinetic(trk.kinetic);
