@@ -75,8 +75,12 @@ def _as_geometry(geometry):
 
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
-              max_steps=100000, all=False, field_map=None, threads=0, gpus=0, cache=True):
-    """Transports muons through `geometry` by histogram sampling.
+              max_steps=100000, all=False, field_map=None, threads=0, gpus=0, cache=True,
+              engine="fast"):
+    """Transports muons through `geometry` by histogram sampling (engine="fast"),
+    or with the detailed condensed-history engine (engine="detailed": the
+    reference of `fastmu validate`, CPU, no tables; max_steps then counts
+    volume crossings; a geometry with a field map is refused).
 
     muons: (N, 8) array px, py, pz [GeV/c], x, y, z [m], pdg (13 = mu-,
       -13 = mu+), weight (carried through); (N, 7) means weight 1. float32 or
@@ -103,6 +107,17 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     plane (int32, -1 if none). Bad input raises fastmu.Error.
     """
     geometry = _as_geometry(geometry)
+    if engine == "detailed":
+        if is_device_array(muons):
+            raise Error("transport: engine='detailed' runs on the CPU: pass a host array")
+        arr = np.asarray(muons)
+        if arr.dtype != np.float32 and arr.dtype != np.float64:
+            arr = arr.astype(np.float64)
+        return _fastmu._transport_detailed(arr, geometry, seed=int(seed), p_kill=float(p_kill),
+                                           max_steps=int(max_steps), all=bool(all),
+                                           threads=int(threads))
+    if engine != "fast":
+        raise Error(f"--engine: '{engine}' is not fast or detailed")
     tables = _normalise_tables(tables)
     if backend not in ("auto", "cpu", "cuda"):
         raise Error(f"--backend: '{backend}' is not one of auto, cpu, cuda")

@@ -24,6 +24,7 @@
 #include "fastmu/transport/CudaTransport.hh"
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/transport/Examples.hh"
+#include "fastmu/transport/DetailedTransport.hh"
 #include "fastmu/transport/Transport.hh"
 
 namespace fastmu::python {
@@ -276,6 +277,29 @@ void bind_transport(py::module_& m) {
   m.def("_iron_block_geometry_json", [] { return iron_block_geometry_json().dump(); },
         "The built-in iron-block geometry (`fastmu run --example iron-block`) as JSON text.");
 
+  m.def(
+      "_transport_detailed",
+      [](const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,
+         std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads) {
+        if (!geometry) throw Error("transport: geometry is None");
+        const StepOptions step = step_options(0.02, seed, p_kill, max_steps);
+        DetailedTransportOptions options;
+        options.seed = step.seed;
+        options.p_kill = step.p_kill;
+        options.max_segments = step.max_steps;
+        options.threads = threads;
+        const MuonBatch in = batch_from_any(muons);
+        const bool with_plane = geometry->params->sensitive_planes().size() > 1;
+        TransportResult result;
+        {
+          py::gil_scoped_release release;
+          result = transport_detailed(*geometry->params, geometry->materials, in, options);
+        }
+        return result_to_dict(std::move(result), all, with_plane);
+      },
+      py::arg("muons"), py::arg("geometry"), py::kw_only(), py::arg("seed"), py::arg("p_kill"),
+      py::arg("max_steps"), py::arg("all"), py::arg("threads"),
+      "The detailed engine through the geometry (`fastmu run --engine detailed`).");
   m.def("cuda_available", &cuda_available, "Whether the CUDA backend is built and a GPU is visible.");
   m.def("cuda_device_name", [] { return std::string(cuda::device_name()); });
 }

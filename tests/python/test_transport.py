@@ -239,3 +239,17 @@ def test_concurrent_calls_from_python_threads(fe_table, iron_block):
         parallel = list(pool.map(run, seeds))
     for s, out in zip(seeds, parallel):
         np.testing.assert_array_equal(out["pz"], run(s)["pz"])
+
+
+def test_detailed_engine_through_a_geometry(iron_block):
+    muons = fastmu.examples.iron_block_muons(300)
+    out = fastmu.transport(muons, iron_block, engine="detailed", all=True, seed=3)
+    moving = out["status"] == 0
+    assert moving.sum() >= 295  # 50 GeV/c through 10 m of iron: ~0.16 % stop
+    assert np.all(out["z"][moving] == np.float32(10.0))
+    p = np.sqrt(out["px"] ** 2 + out["py"] ** 2 + out["pz"] ** 2)[moving]
+    assert 30.0 < p.mean() < 34.0  # Geant4: 31.96 GeV/c
+    again = fastmu.transport(muons, iron_block, engine="detailed", all=True, seed=3, threads=1)
+    assert np.array_equal(out["px"], again["px"]) and np.array_equal(out["x"], again["x"])
+    with pytest.raises(fastmu.Error, match="engine"):
+        fastmu.transport(muons, iron_block, engine="geant4")
