@@ -1,5 +1,7 @@
 // Exact motion of a charged particle in a uniform magnetic field over a path
-// length s (a helix about the field direction). The step physics keeps the
+// length s (a helix about the field direction). UniformField is one model of
+// the Field concept of MuonStepper (on, curvature_bound, advance); a field
+// map is the other (MappedField.hh). The step physics keeps the
 // momentum fixed over the step (the mean momentum), so the helix is exact for
 // the step and no Runge-Kutta error control is needed.
 #pragma once
@@ -27,6 +29,12 @@ struct UniformField {
   FASTMU_HD double curvature(double p_gev, int charge) const {
     return double(charge) * constants::c_light_gev_per_t_m * b_t / p_gev;
   }
+  // The largest |curvature| a step from `pos` can meet (the stepper's Field concept).
+  FASTMU_HD double curvature_bound(double p_gev, int charge, Vec3 /*pos*/) const {
+    return std::abs(curvature(p_gev, charge));
+  }
+  // Moves pos and dir by path length s at momentum p (exact helix).
+  FASTMU_HD void advance(Vec3& pos, Vec3& dir, double s, double p_gev, int charge) const;
 };
 
 // Advances pos and dir by path length s along the helix of curvature kappa about b_hat.
@@ -48,6 +56,11 @@ FASTMU_HD inline void helix_advance(Vec3& pos, Vec3& dir, double s, double kappa
   dir = par + c * u + sn * w;
   const double inv = 1.0 / norm(dir);
   dir = inv * dir;
+}
+
+FASTMU_HD inline void UniformField::advance(Vec3& pos, Vec3& dir, double s, double p_gev,
+                                            int charge) const {
+  helix_advance(pos, dir, s, curvature(p_gev, charge), b_hat);
 }
 
 }  // namespace fastmu

@@ -55,11 +55,15 @@ struct MuonTrack {
   bool stopped = false;
 };
 
-template <class Volume>
+// Volume: distance(pos, dir), safety(pos), inside(pos) (EngineGeometry.hh,
+// transport/DetailedRegion.hh). Field: on(), curvature_bound(p, charge, pos)
+// and advance(pos, dir, s, p, charge) (UniformField: exact helix; MappedField:
+// adaptive Runge-Kutta through a map).
+template <class Volume, class Field = UniformField>
 class MuonStepper {
  public:
   MuonStepper(const MuonPhysicsView& tables, const MultipleScattering& msc, const Volume& volume,
-              UniformField field, const PhysicsOptions& options, StepLimits limits = {})
+              Field field, const PhysicsOptions& options, StepLimits limits = {})
       : tab_(tables), msc_(msc), vol_(volume), field_(field), opt_(options), lim_(limits) {}
 
   // Transports the track until it leaves the volume or stops.
@@ -116,10 +120,9 @@ class MuonStepper {
       // --- transport along the step (helix in a field, located on the boundary)
       if (field_.on()) {
         const double p_mid = kinematics::momentum_from_kinetic(std::max(t - 0.5 * mean_loss, 1e-9));
-        const double kappa = field_.curvature(p_mid, trk.charge);
         Vec3 pos1 = trk.pos, dir1 = trk.dir;
-        helix_advance(pos1, dir1, s, kappa, field_.b_hat);
-        const double exit = helix_exit(trk, s, kappa, pos1);
+        field_.advance(pos1, dir1, s, p_mid, trk.charge);
+        const double exit = track_exit(trk, s, p_mid, pos1);
         if (exit >= 0) {
           const double scale = exit / s;
           s = exit;
@@ -128,7 +131,7 @@ class MuonStepper {
           limiter = kLimGeometry;
           pos1 = trk.pos;
           dir1 = trk.dir;
-          helix_advance(pos1, dir1, s, kappa, field_.b_hat);
+          field_.advance(pos1, dir1, s, p_mid, trk.charge);
         }
         trk.pos = pos1;
         trk.dir = dir1;
@@ -195,14 +198,15 @@ class MuonStepper {
   }
 
  private:
-  // Where the helix from the track over arc length s (ending at `end`) first
+  // Where the track curving in the field over arc length s at momentum p
+  // (ending at `end`) first
   // leaves the volume, or -1 if it stays inside. A crossing shows as an end
   // outside or a chord that meets the boundary; its first outside point is
   // then found among kScan points along the arc and refined by bisection to
   // 1e-12 m (the returned length ends just outside). An excursion shorter
   // than s / kScan that the end and the chord both miss is not seen: it lies
   // within the miss distance of the chord.
-  double helix_exit(const MuonTrack& trk, double s, double kappa, Vec3 end) const {
+  double track_exit(const MuonTrack& trk, double s, double p, Vec3 end) const {
     constexpr int kScan = 16;
     const Vec3 chord = end - trk.pos;
     const double len = norm(chord);
@@ -213,7 +217,7 @@ class MuonStepper {
     for (int j = 1; j <= kScan; ++j) {
       const double l = s * j / kScan;
       Vec3 pm = trk.pos, dm = trk.dir;
-      helix_advance(pm, dm, l, kappa, field_.b_hat);
+      field_.advance(pm, dm, l, p, trk.charge);
       if (!vol_.inside(pm)) {
         hi = l;
         break;
@@ -224,7 +228,7 @@ class MuonStepper {
     for (int it = 0; it < 60 && hi - lo > 1e-12; ++it) {
       const double mid = 0.5 * (lo + hi);
       Vec3 pm = trk.pos, dm = trk.dir;
-      helix_advance(pm, dm, mid, kappa, field_.b_hat);
+      field_.advance(pm, dm, mid, p, trk.charge);
       if (vol_.inside(pm)) lo = mid; else hi = mid;
     }
     return hi;
@@ -259,7 +263,7 @@ class MuonStepper {
     }
     if (field_.on()) {
       // Sagitta s^2 kappa / 8 below the miss distance, turn below max_bend.
-      const double kappa = std::abs(field_.curvature(p, trk.charge));
+      const double kappa = field_.curvature_bound(p, trk.charge, trk.pos);
       const double s_bend = std::min(lim_.max_bend_rad / kappa,
                                      std::sqrt(8.0 * lim_.miss_distance_m / kappa));
       if (s_bend < s) {
@@ -324,7 +328,7 @@ class MuonStepper {
   const MuonPhysicsView& tab_;
   const MultipleScattering& msc_;
   Volume vol_;
-  UniformField field_;
+  Field field_;
   PhysicsOptions opt_;
   StepLimits lim_;
 };

@@ -2,11 +2,14 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
+#include "fastmu/field/FieldMapParams.hh"
 #include "fastmu/physics/HistoryRng.hh"
+#include "fastmu/physics/MappedField.hh"
 #include "fastmu/physics/MuonKinematics.hh"
 #include "fastmu/physics/MuonPhysicsTables.hh"
 #include "fastmu/physics/MuonStepper.hh"
@@ -28,39 +31,65 @@ struct MaterialPhysics {
 
 bool is_vacuum(const std::string& name) { return name == "G4_Galactic" || name == "vacuum"; }
 
-// Through a region without matter: straight, or along the helix of the
-// volume's field in steps that turn at most max_bend and stray at most the
+// Through a region without matter: straight where there is no field, else
+// along the track in steps that turn at most max_bend and stray at most the
 // miss distance from their chords, up to where the region ends.
-void fly_through_vacuum(MuonTrack& trk, const DetailedRegion& region, Vec3 field,
+template <class Field>
+void fly_through_vacuum(MuonTrack& trk, const DetailedRegion& region, const Field& field,
                         const StepLimits& limits) {
-  const UniformField f = UniformField::from(field);
-  if (!f.on()) {
+  if (!field.on()) {
     trk.pos = trk.pos + region.distance(trk.pos, trk.dir) * trk.dir;
     return;
   }
   const double p = kinematics::momentum_from_kinetic(trk.kinetic);
-  const double kappa = f.curvature(p, trk.charge);
-  const double s_max = std::min(limits.max_bend_rad / std::abs(kappa),
-                                std::sqrt(8.0 * limits.miss_distance_m / std::abs(kappa)));
+  const double kappa = field.curvature_bound(p, trk.charge, trk.pos);
+  const double s_max = kappa > 0 ? std::min(limits.max_bend_rad / kappa,
+                                            std::sqrt(8.0 * limits.miss_distance_m / kappa))
+                                 : 1e30;
   for (long n = 0; n < limits.max_steps; ++n) {
     const double d = region.distance(trk.pos, trk.dir);
     Vec3 pos1 = trk.pos, dir1 = trk.dir;
     const double s = std::min(s_max, d + kPush);
-    helix_advance(pos1, dir1, s, kappa, f.b_hat);
+    field.advance(pos1, dir1, s, p, trk.charge);
     if (region.inside(pos1)) {
       trk.pos = pos1, trk.dir = dir1;
       continue;
     }
-    double lo = 0, hi = s;  // bisection for the exit along the helix
+    double lo = 0, hi = s;  // bisection for the exit along the track
     for (int it = 0; it < 60 && hi - lo > 1e-12; ++it) {
       const double mid = 0.5 * (lo + hi);
       Vec3 pm = trk.pos, dm = trk.dir;
-      helix_advance(pm, dm, mid, kappa, f.b_hat);
+      field.advance(pm, dm, mid, p, trk.charge);
       if (region.inside(pm)) lo = mid; else hi = mid;
     }
-    helix_advance(trk.pos, trk.dir, hi, kappa, f.b_hat);
+    field.advance(trk.pos, trk.dir, hi, p, trk.charge);
     return;
   }
+}
+
+// One segment: the physics of the region's material (or none: vacuum) in the
+// given field, until the track leaves the region or stops.
+template <class Field, class Rng>
+void transport_segment(MuonTrack& trk, const DetailedRegion& region, const MaterialPhysics& mp,
+                       const Field& field, const DetailedTransportOptions& options,
+                       const StepLimits& limits, Rng& rng) {
+  if (mp.tables) {
+    const MuonStepper<DetailedRegion, Field> stepper(mp.tables->view(), *mp.msc, region, field,
+                                                     options.physics, limits);
+    stepper.transport(trk, rng);
+  } else {
+    fly_through_vacuum(trk, region, field, limits);
+  }
+}
+
+// The largest |B| a map holds (a bound for the step limits).
+double max_field(const FieldMapParams& map) {
+  double b2 = 0;
+  const auto& v = map.values();
+  for (std::size_t i = 0; i + 2 < v.size(); i += 3) {
+    b2 = std::max(b2, double(v[i]) * v[i] + double(v[i + 1]) * v[i + 1] + double(v[i + 2]) * v[i + 2]);
+  }
+  return std::sqrt(b2);
 }
 
 }  // namespace
@@ -68,11 +97,10 @@ void fly_through_vacuum(MuonTrack& trk, const DetailedRegion& region, Vec3 field
 TransportResult transport_detailed(const GeometryParams& geometry, const MaterialLibrary& materials,
                                    const MuonBatch& in, const DetailedTransportOptions& options,
                                    std::uint64_t first_id, const ProgressCallback& progress) {
-  if (geometry.field_map()) {
-    throw Error(geometry.source() +
-                ": field_map: the detailed engine does not support field maps yet (uniform "
-                "per-volume fields only)");
-  }
+  std::optional<FieldMapParams> map;
+  if (const auto& spec = geometry.field_map()) map = FieldMapParams::from_spec(*spec);
+  const FieldMapView map_view = map ? map->host_view() : FieldMapView{};
+  const double map_b_max = map ? max_field(*map) : 0.0;
   if (!(options.p_kill >= 0)) throw Error("p-kill must be >= 0");
   const auto& names = geometry.material_names();
   std::vector<MaterialPhysics> physics(names.size());
@@ -120,13 +148,11 @@ TransportResult transport_detailed(const GeometryParams& geometry, const Materia
         const DetailedRegion region{&view, loc.volume, trk.pos.z};
         const MaterialPhysics& mp = physics[loc.material];
         const Vec3 field{loc.field.x, loc.field.y, loc.field.z};
-        if (mp.tables) {
-          const MuonStepper<DetailedRegion> stepper(mp.tables->view(), *mp.msc, region,
-                                                    UniformField::from(field), options.physics,
-                                                    limits);
-          stepper.transport(trk, rng);
+        if (map) {
+          const MappedField<FieldMapView> f{field, &map_view, norm(field) + map_b_max};
+          transport_segment(trk, region, mp, f, options, limits, rng);
         } else {
-          fly_through_vacuum(trk, region, field, limits);
+          transport_segment(trk, region, mp, UniformField::from(field), options, limits, rng);
         }
         ++segments;
         if (trk.stopped) continue;

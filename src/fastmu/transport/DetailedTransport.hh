@@ -29,8 +29,8 @@ struct DetailedTransportOptions {
 // whose materials are looked up in `materials` (the library the geometry was
 // loaded with: it holds its custom materials). The result depends only on
 // (seed, muon id): not on the thread count or how the muons are batched.
-// `steps` counts volume segments. Throws fastmu::Error for a geometry with a
-// field map (not supported by the detailed engine yet).
+// `steps` counts volume segments. With a field map, tracks are integrated by
+// adaptive Runge-Kutta (physics/MappedField.hh), else along exact helices.
 TransportResult transport_detailed(const GeometryParams& geometry, const MaterialLibrary& materials,
                                    const MuonBatch& in, const DetailedTransportOptions& options,
                                    std::uint64_t first_id = 0,
