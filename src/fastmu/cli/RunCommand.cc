@@ -167,6 +167,14 @@ void run_files(const RunArgs& a) {
   std::uint64_t job = mpi::rank() == 0 ? static_cast<std::uint64_t>(::getpid()) : 0;
   mpi::sum(&job, 1);
   StreamTotals totals;
+  // Each rank's part goes when the run ends, joined or not.
+  struct RemovePart {
+    std::filesystem::path path;
+    ~RemovePart() {
+      std::error_code ec;
+      if (!path.empty()) std::filesystem::remove(path, ec);
+    }
+  } own_part{mpi::active() ? part_path(a.out, job, mpi::rank()) : std::filesystem::path()};
   mpi::collective([&] {
     MuonReader reader(a.muons, a.threads);
     // The row count splits the rows over ranks and sizes the progress bar

@@ -279,17 +279,20 @@ void MuonWriter::append_part(const std::filesystem::path& part) {
   std::FILE* in = std::fopen(part.c_str(), "rb");
   if (!in) throw Error("cannot read '" + part.string() + "'");
   const std::size_t row_bytes = m.ncol * sizeof(double);
-  std::vector<char> buf(std::size_t(1) << 26);
+  // Blocks of 8 MiB (a multiple of both row sizes), left uninitialised.
+  const std::size_t capacity = std::size_t(1) << 23;
+  std::unique_ptr<char[]> block(new char[capacity]);
+  char* const buf_data = block.get();
   std::size_t have = 0;
   for (;;) {
-    const std::size_t got = std::fread(buf.data() + have, 1, buf.size() - have, in);
+    const std::size_t got = std::fread(buf_data + have, 1, capacity - have, in);
     have += got;
     const bool eof = got == 0;
     // Whole rows only (HDF5: fixed size; CSV: any split is fine).
     const std::size_t use = m.hdf5 ? have / row_bytes * row_bytes : have;
-    m.write_encoded(buf.data(), use);
-    m.rows += m.rows_in(buf.data(), use);
-    std::memmove(buf.data(), buf.data() + use, have - use);
+    m.write_encoded(buf_data, use);
+    m.rows += m.rows_in(buf_data, use);
+    std::memmove(buf_data, buf_data + use, have - use);
     have -= use;
     if (eof) break;
   }
