@@ -75,7 +75,8 @@ def _as_geometry(geometry):
 
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
-              max_steps=100000, all=False, field_map=None, threads=0, gpus=0, cache=True):
+              max_steps=100000, all=False, field_map=None, threads=0, gpus=0, cache=True,
+              first_id=0):
     """Transports muons through `geometry` by histogram sampling.
 
     muons: (N, 8) array px, py, pz [GeV/c], x, y, z [m], pdg (13 = mu-,
@@ -96,6 +97,13 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
       (the CUDA backend then uses one GPU).
     all: return every muon; by default only status 0 (at a sensitive plane,
       inside its window), as `fastmu run` writes.
+    first_id: the id of row 0 (host arrays): a slice of a larger set (an MPI
+      rank's share) gets the same ids, hence the same random numbers and
+      results, as in a transport of the whole set.
+
+    Repeated calls with the same geometry, tables and options reuse the
+    parameters built by the first (tables, geometry views): a loop pays only
+    for the transport.
 
     Returns a dict of arrays, one entry per muon: id (int64), px, py, pz, x,
     y, z (float32), pdg (int32), weight (float64), status (int32, see
@@ -117,6 +125,9 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     if is_device_array(muons):
         return _transport_device(muons, geometry, tables, cache, backend, field_map, options)
     options["gpus"] = int(gpus)
+    if int(first_id) < 0:
+        raise Error(f"first_id: {first_id} is negative")
+    options["first_id"] = int(first_id)
     arr = np.asarray(muons)
     if arr.dtype != np.float32 and arr.dtype != np.float64:
         arr = arr.astype(np.float64)
