@@ -34,7 +34,7 @@ def main():
     rank, size = comm.Get_rank(), comm.Get_size()
 
     # Rank 0 builds the table, the others load it: no rank races on a file.
-    table_file = "mpi_example_G4_Fe_2cm.h5"
+    table_file = "mpi_example_G4_Fe_2cm.h5"  # in the working folder
     if rank == 0:
         fastmu.build_table("G4_Fe", step=0.02, samples_per_bin=args.samples_per_bin).save(table_file)
     comm.Barrier()
