@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -75,6 +76,21 @@ void check_common(const CommonOptions& o) {
 
 void write_samples(const std::string& path, const std::vector<MuonSample>& samples,
                    const std::string& compression) {
+  const io::h5::Compression c = io::h5::parse_compression(compression);
+  if (io::format_from_path(path) == io::TableFormat::hdf5) {
+    // Straight from the samples: they are rows of 7 doubles already.
+    static_assert(sizeof(MuonSample) == 7 * sizeof(double) && std::is_standard_layout_v<MuonSample>);
+    io::AtomicOutput out(path);
+    {
+      io::h5::Handle file = io::h5::create_file(out.temp_path().string());
+      io::h5::write_dataset<double>(file.get(), "muons", {samples.size(), 7},
+                                    reinterpret_cast<const double*>(samples.data()), c);
+      io::h5::Handle ds(H5Dopen2(file.get(), "muons", H5P_DEFAULT));
+      io::h5::write_attribute(ds.get(), "columns", std::string("p0,px,py,pz,x,y,z"));
+    }
+    out.commit();
+    return;
+  }
   io::ColumnTable table;
   table.columns = {"p0", "px", "py", "pz", "x", "y", "z"};
   table.values.resize(samples.size() * 7);
@@ -83,7 +99,7 @@ void write_samples(const std::string& path, const std::vector<MuonSample>& sampl
     v[0] = s.p0, v[1] = s.px, v[2] = s.py, v[3] = s.pz, v[4] = s.x, v[5] = s.y, v[6] = s.z;
     v += 7;
   }
-  io::write_table(path, table, "muons", io::h5::parse_compression(compression));
+  io::write_table(path, table, "muons", c);
 }
 
 PhysicsOptions physics_options(const CommonOptions& o) {
