@@ -154,6 +154,7 @@ class StreamRun : public ::testing::Test {
     return " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" + in + "' --out '" +
            out.string() + "' --tables '" + table_.string() + "' --backend cpu --seed 3";
   }
+  // `a` is the command after the binary (" run ..." or " physics ...").
   int run(const std::string& prefix, const std::string& a) const {
     const std::string cmd = prefix + std::string(FASTMU_BINARY) + a + " > '" +
                             (dir_ / "log.txt").string() + "' 2>&1";
@@ -201,6 +202,13 @@ TEST_F(StreamRun, TwoMpiRanksWriteTheOneProcessFile) {
     EXPECT_NE(log().find("x 2 ranks"), std::string::npos) << log();
     EXPECT_EQ(slurp(two), slurp(one)) << ext;
   }
+  // `fastmu physics sample` spread over ranks: the one-process file.
+  const std::string sample = " physics sample --material G4_Fe --p 5 --p-max 50 --step 0.02 --n 3000 --out '";
+  ASSERT_EQ(run("", sample + (dir_ / "s1.h5").string() + "'"), 0) << log();
+  ASSERT_EQ(run(mpirun, sample + (dir_ / "s2.h5").string() + "' --threads 1"), 0) << log();
+  EXPECT_EQ(slurp(dir_ / "s2.h5"), slurp(dir_ / "s1.h5"));
+  EXPECT_EQ(io::read_table(dir_ / "s2.h5").rows(), 3000u);
+
   // A bad row in rank 1's share: one error line, non-zero exit, no output.
   std::string text = slurp(dir_ / "mu.csv");
   text += "0,0,5,0,0,0,11,1\n";

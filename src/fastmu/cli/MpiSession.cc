@@ -1,6 +1,8 @@
 #include "fastmu/cli/MpiSession.hh"
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <string>
@@ -144,6 +146,44 @@ double max(double value) {
   if (active()) MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 #endif
   return value;
+}
+
+void gather_bytes(std::vector<unsigned char>& bytes) {
+#ifdef FASTMU_HAVE_MPI
+  if (!active()) return;
+  // Counts first; then each rank's bytes in pieces below 2^31 (MPI's int counts).
+  std::uint64_t mine = bytes.size();
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(g_size));
+  MPI_Gather(&mine, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  constexpr std::uint64_t kPiece = std::uint64_t(1) << 30;
+  if (g_rank == 0) {
+    std::uint64_t total = 0;
+    for (auto c : counts) total += c;
+    std::vector<unsigned char> all(total);
+    std::uint64_t at = 0;
+    for (int r = 0; r < g_size; ++r) {
+      const std::uint64_t c = counts[static_cast<std::size_t>(r)];
+      if (r == 0) {
+        if (c) std::memcpy(all.data(), bytes.data(), c);
+      } else {
+        for (std::uint64_t off = 0; off < c; off += kPiece) {
+          const int k = static_cast<int>(std::min(kPiece, c - off));
+          MPI_Recv(all.data() + at + off, k, MPI_BYTE, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+      }
+      at += c;
+    }
+    bytes.swap(all);
+  } else {
+    for (std::uint64_t off = 0; off < mine; off += kPiece) {
+      const int k = static_cast<int>(std::min(kPiece, mine - off));
+      MPI_Send(bytes.data() + off, k, MPI_BYTE, 0, 7, MPI_COMM_WORLD);
+    }
+    bytes.clear();
+  }
+#else
+  (void)bytes;
+#endif
 }
 
 }  // namespace fastmu::cli::mpi

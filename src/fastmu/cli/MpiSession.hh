@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <cstring>
 #include <string>
+#include <vector>
 
 namespace fastmu::cli::mpi {
 
@@ -28,6 +30,19 @@ void barrier();
 void sum(std::uint64_t* values, int n);
 void sum(double* values, int n);
 double max(double value);
+
+// Concatenates every rank's rows on rank 0, in rank order (collective; the
+// other ranks' vectors are emptied). T is trivially copyable, `row_bytes` its size.
+void gather_bytes(std::vector<unsigned char>& bytes);
+template <class T>
+void gather_rows(std::vector<T>& rows, std::size_t row_bytes) {
+  if (!active()) return;
+  std::vector<unsigned char> bytes(rows.size() * row_bytes);
+  if (!bytes.empty()) std::memcpy(bytes.data(), rows.data(), bytes.size());
+  gather_bytes(bytes);
+  rows.resize(bytes.size() / row_bytes);
+  if (!rows.empty()) std::memcpy(static_cast<void*>(rows.data()), bytes.data(), bytes.size());
+}
 
 // First row of `rank`'s share of n rows (share r is [split(n, r), split(n, r + 1))).
 inline std::uint64_t split(std::uint64_t n, int r) {

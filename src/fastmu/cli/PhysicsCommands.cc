@@ -10,9 +10,13 @@
 #include <type_traits>
 #include <vector>
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "fastmu/cli/Commands.hh"
+#include "fastmu/cli/MpiSession.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
@@ -147,18 +151,33 @@ void register_physics_commands(CLI::App& app) {
     if (!(*step > 0) || !std::isfinite(*step))
       throw Error("--step: must be positive, got " + std::to_string(*step));
     const Material& material = builtin_materials().find(o.material);
-    ProgressBar bar("physics sample", std::size_t(o.n));
+    // Under mpirun each rank samples its share of the muon ids; rank 0
+    // gathers the shares in order and writes the one-process file.
+    const auto n = static_cast<std::uint64_t>(o.n);
+    const std::uint64_t begin = mpi::split(n, mpi::rank()), end = mpi::split(n, mpi::rank() + 1);
+    ProgressBar bar(mpi::active() ? fmt::format("physics sample (rank 0 of {})", mpi::size())
+                                  : std::string("physics sample"),
+                    std::size_t(end - begin), mpi::rank() == 0 && isatty(1) && isatty(2));
     const auto t0 = std::chrono::steady_clock::now();
-    const auto samples = sample_single_step(
-        material, o.p, o.p_max >= 0 ? o.p_max : o.p, *step, std::size_t(o.n), o.charge, o.seed,
-        resolve_thread_count(o.threads), physics_options(o), [&bar](std::size_t k) { bar.add(k); });
+    std::vector<MuonSample> samples;
+    mpi::collective([&] {
+      samples = sample_single_step(material, o.p, o.p_max >= 0 ? o.p_max : o.p, *step,
+                                   std::size_t(end - begin), o.charge, o.seed,
+                                   resolve_thread_count(o.threads), physics_options(o),
+                                   [&bar](std::size_t k) { bar.add(k); }, begin);
+    });
     bar.finish();
+    mpi::gather_rows(samples, sizeof(MuonSample));
     const auto t1 = std::chrono::steady_clock::now();
-    write_samples(o.out, samples, o.compression);
+    mpi::collective([&] {
+      if (mpi::rank() == 0) write_samples(o.out, samples, o.compression);
+    });
     const auto t2 = std::chrono::steady_clock::now();
-    std::printf("sampled %zu muons in %.3f s, wrote %s in %.3f s\n", samples.size(),
-                std::chrono::duration<double>(t1 - t0).count(), o.out.c_str(),
-                std::chrono::duration<double>(t2 - t1).count());
+    if (mpi::rank() == 0) {
+      std::printf("sampled %zu muons in %.3f s, wrote %s in %.3f s\n", samples.size(),
+                  std::chrono::duration<double>(t1 - t0).count(), o.out.c_str(),
+                  std::chrono::duration<double>(t2 - t1).count());
+    }
   });
 
   auto transport_opts = std::make_shared<CommonOptions>();

@@ -149,6 +149,7 @@ void write_dataset(hid_t file, const std::string& name, const std::vector<hsize_
                    const T* data, const Compression& compression) {
   Handle space(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr));
   Handle plist(H5Pcreate(H5P_DATASET_CREATE));
+  H5Pset_obj_track_times(plist.get(), false);  // equal data, equal bytes
   std::size_t n = 1;
   for (auto d : shape) n *= d;
   if (n >= 4096 && !shape.empty() && compression.kind != Compression::Kind::none) {
