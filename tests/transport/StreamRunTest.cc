@@ -138,7 +138,8 @@ class StreamRun : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
-    dir_ = work_dir() / "run";
+    // One folder per test: ctest runs them in parallel.
+    dir_ = work_dir() / ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
     table_ = test::test_table_cache().path_for("G4_Fe", 0.02);
