@@ -11,18 +11,19 @@ geometry JSON).
     out["pz"], out["status"]
 
 Submodules: fastmu.materials (the material library), fastmu.physics (the
-detailed reference engine). Bad input raises fastmu.Error (a ValueError and a
+detailed reference engine), fastmu.ship (the SHiP-like shield from its
+parameter table), fastmu.examples (the built-in workloads). Bad input raises fastmu.Error (a ValueError and a
 RuntimeError) with the same one-line message as the command line.
 """
 
 from . import _fastmu  # noqa: F401 - the extension, for advanced use
 from ._fastmu import Error, FieldMap, Geometry, Table, __version__, have_cuda, cuda_available
-from . import examples, materials, physics
+from . import examples, materials, physics, ship
 from .tables import build_table, load_table, table_cache_dir
 from .transport import transport, is_device_array, STATUS
 
 __all__ = [
     "Error", "FieldMap", "Geometry", "Table", "STATUS",
     "build_table", "load_table", "table_cache_dir", "transport", "is_device_array",
-    "examples", "materials", "physics", "have_cuda", "cuda_available", "__version__",
+    "examples", "materials", "physics", "ship", "have_cuda", "cuda_available", "__version__",
 ]

@@ -53,18 +53,14 @@ FASTMU_HD inline int solve_quadratic(float a, float b, float c, float* roots) {
 }
 }  // namespace detail
 
-// Distance along the unit direction `dir` from `pos` (outside the solid) to
-// where the ray enters the ARB8, or `limit` if it does not enter before.
-// Entry happens on the boundary: at a root of some face's side function (a
-// quadratic in the ray length for bilinear faces) or on an end plane, so only
-// those candidates are tried, each by testing a point just beyond it. A ray
-// that crosses less than `kProbe` of material may be missed; the answer is
-// never beyond the true entry by more than float rounding.
-FASTMU_HD inline float arb8_entry_distance(const Arb8Shape& s, Vec3f pos, Vec3f dir, float limit) {
-  constexpr float kProbe = 1e-4f;  // m
+// The ray lengths l >= 0 where the ray pos + l dir may cross the ARB8's
+// boundary: l = 0, the two end planes, and the roots of each lateral face's
+// side function (a quadratic in l for bilinear faces). Returns how many
+// (at most 11) were written to `cand`, unsorted.
+FASTMU_HD inline int arb8_boundary_candidates(const Arb8Shape& s, Vec3f pos, Vec3f dir,
+                                              float* cand) {
   const float t0 = (pos.z - s.z_lo) * s.inv_h;  // height fraction at the start
   const float tl = dir.z * s.inv_h;             // its change per metre of ray
-  float cand[11];  // l = 0, two end planes, two roots per lateral face
   int n = 0;
   cand[n++] = 0.f;
   if (tl != 0.f) {
@@ -87,14 +83,84 @@ FASTMU_HD inline float arb8_entry_distance(const Arb8Shape& s, Vec3f pos, Vec3f 
     const float c = ex1 * qy1 - ey1 * qx1;
     n += detail::solve_quadratic(a, b, c, cand + n);
   }
+  return n;
+}
+
+// Probe length beyond a boundary candidate: whether the ray is inside just
+// after it decides whether it is an entry or an exit. A ray that crosses
+// less than this of material (or of a gap) may be missed.
+inline constexpr float kArb8Probe = 1e-4f;  // m
+
+// Distance along the unit direction `dir` from `pos` (outside the solid) to
+// where the ray enters the ARB8, or `limit` if it does not enter before.
+// Entry happens at a boundary candidate just beyond which the ray is inside;
+// the answer is never beyond the true entry by more than float rounding.
+FASTMU_HD inline float arb8_entry_distance(const Arb8Shape& s, Vec3f pos, Vec3f dir, float limit) {
+  float cand[11];
+  const int n = arb8_boundary_candidates(s, pos, dir, cand);
   float best = limit;
   for (int k = 0; k < n; ++k) {
     const float l = cand[k];
     if (!(l >= 0.f && l < best)) continue;
-    const float lp = l + kProbe;
+    const float lp = l + kArb8Probe;
     if (arb8_contains(s, pos.x + lp * dir.x, pos.y + lp * dir.y, pos.z + lp * dir.z)) best = l;
   }
   return best;
+}
+
+// Distance along the unit direction `dir` from `pos` (inside the solid, or on
+// its surface) to where the ray leaves the ARB8, at most `limit`: the nearest
+// boundary candidate just beyond which the ray is outside. 0 when the ray
+// starts on the surface heading out.
+FASTMU_HD inline float arb8_exit_distance(const Arb8Shape& s, Vec3f pos, Vec3f dir, float limit) {
+  float cand[11];
+  const int n = arb8_boundary_candidates(s, pos, dir, cand);
+  float best = limit;
+  for (int k = 0; k < n; ++k) {
+    const float l = cand[k];
+    if (!(l >= 0.f && l < best)) continue;
+    const float lp = l + kArb8Probe;
+    if (!arb8_contains(s, pos.x + lp * dir.x, pos.y + lp * dir.y, pos.z + lp * dir.z)) best = l;
+  }
+  return best;
+}
+
+// A lower bound of the distance from `pos` (inside) to the ARB8's surface.
+// Each lateral face is the zero set of f(x, y, z), the signed distance in the
+// cross-section at z from (x, y) to the line through the face's edge; f moves
+// by at most 1 per metre sideways and by at most s per metre in z, with
+// s = (|vertex speed| + R |edge turn rate|) / height, R the bounding box's
+// diagonal. The ball of radius D around pos lies in the solid, so the nearest
+// surface point is reached within it and D >= f / sqrt(1 + s^2) for the face
+// it lies on (Lipschitz bound). An edge that degenerates to a point somewhere
+// along z has no such bound: the safety is then 0. `diag` is the bounding
+// box's diagonal.
+FASTMU_HD inline float arb8_safety(const Arb8Shape& s, Vec3f pos, float diag) {
+  const float t = (pos.z - s.z_lo) * s.inv_h;
+  const float h = 1.f / s.inv_h;
+  float safety = fminf(t, 1.f - t) * h;
+  for (int i = 0; i < 4; ++i) {
+    const int j = (i + 1) & 3;
+    const float ex0 = s.x0[j] - s.x0[i], ey0 = s.y0[j] - s.y0[i];  // edge at t = 0
+    const float ex1 = s.dx[j] - s.dx[i], ey1 = s.dy[j] - s.dy[i];  // its change to t = 1
+    const float e1 = sqrtf(ex1 * ex1 + ey1 * ey1);
+    if (ex0 == 0.f && ey0 == 0.f && e1 == 0.f) continue;  // collapsed edge: no face
+    // Smallest edge length over t in [0, 1]: distance from 0 to the segment e0 + t e1.
+    float tm = e1 > 0.f ? -(ex0 * ex1 + ey0 * ey1) / (e1 * e1) : 0.f;
+    tm = fminf(fmaxf(tm, 0.f), 1.f);
+    const float mx = ex0 + tm * ex1, my = ey0 + tm * ey1;
+    const float e_min = sqrtf(mx * mx + my * my);
+    if (!(e_min > 0.f)) return 0.f;
+    const float vi = sqrtf(s.dx[i] * s.dx[i] + s.dy[i] * s.dy[i]);
+    const float vj = sqrtf(s.dx[j] * s.dx[j] + s.dy[j] * s.dy[j]);
+    const float slope = (fmaxf(vi, vj) + diag * e1 / e_min) * s.inv_h;
+    // Signed distance to the edge line at the point's height.
+    const float ex = ex0 + t * ex1, ey = ey0 + t * ey1;
+    const float qx = pos.x - (s.x0[i] + t * s.dx[i]), qy = pos.y - (s.y0[i] + t * s.dy[i]);
+    const float f = (ex * qy - ey * qx) / sqrtf(ex * ex + ey * ey);
+    safety = fminf(safety, f / sqrtf(1.f + slope * slope));
+  }
+  return safety > 0.f ? safety : 0.f;
 }
 
 }  // namespace fastmu

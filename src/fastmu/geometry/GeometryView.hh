@@ -148,6 +148,59 @@ struct GeometryView {
     return best > 0.f ? best : 0.f;
   }
 
+  // --- Navigation: what a step limited by the geometry needs.
+
+  // Distance along the unit vector dir from pos to where the location changes:
+  // for `volume` >= 0 (as returned by locate) the exit from that volume, for
+  // -1 (the world's material) the entry into the next volume; never beyond
+  // the world's boundary. Moving by it lands on the boundary within float
+  // rounding (a caller pushes on by a few um to locate the next volume).
+  FASTMU_HD float distance_to_boundary(Vec3f pos, Vec3f dir, std::int32_t volume) const {
+    if (volume < 0) return distance_to_next_volume(pos, dir);
+    const float world = distance_to_world_exit(pos, dir);
+    return fminf(volume_exit(volume, pos, dir, world), world);
+  }
+
+  // A lower bound of the distance from pos to any boundary where the location
+  // could change (isotropic safety). In the world's material: the nearest of
+  // the bounding boxes listed in pos's grid cell, that cell's own faces
+  // (volumes of other cells lie beyond them) and the world's faces. Inside a
+  // volume: its faces (exact for a box; a Lipschitz bound for an ARB8).
+  FASTMU_HD float safety(Vec3f pos, std::int32_t volume) const {
+    const float world = box_inner_distance(pos, world_lo, world_hi);
+    if (volume >= 0) {
+      const VolumeRecord& r = volumes[volume];
+      const float box = box_inner_distance(pos, r.lo, r.hi);
+      if (r.arb8 < 0) return fminf(box, world);
+      const Vec3f ext = r.hi - r.lo;
+      return fminf(fminf(box, world), arb8_safety(arb8s[r.arb8], pos, norm(ext)));
+    }
+    const std::int32_t i = grid.ix(pos.x), j = grid.iy(pos.y), k = grid.iz(pos.z);
+    const Vec3f cell_lo{grid.lo.x + static_cast<float>(i) * grid.cell.x,
+                        grid.lo.y + static_cast<float>(j) * grid.cell.y,
+                        grid.lo.z + static_cast<float>(k) * grid.cell.z};
+    float d = fminf(world, box_inner_distance(pos, cell_lo, cell_lo + grid.cell));
+    const std::int32_t c = grid.cell_id(i, j, k);
+    for (std::int32_t q = grid.cell_offsets[c]; q < grid.cell_offsets[c + 1]; ++q) {
+      const VolumeRecord& r = volumes[grid.cell_volumes[q]];
+      d = fminf(d, box_outer_distance(pos, r.lo, r.hi));
+    }
+    return d > 0.f ? d : 0.f;
+  }
+
+  // Distance along dir from pos (inside volume v) to its exit, at most `limit`.
+  FASTMU_HD float volume_exit(std::int32_t v, Vec3f pos, Vec3f dir, float limit) const {
+    const VolumeRecord& r = volumes[v];
+    float d = limit;
+    d = exit_1d(pos.x, dir.x, r.lo.x, r.hi.x, d);
+    d = exit_1d(pos.y, dir.y, r.lo.y, r.hi.y, d);
+    d = exit_1d(pos.z, dir.z, r.lo.z, r.hi.z, d);
+    d = d > 0.f ? d : 0.f;
+    if (r.arb8 < 0) return d;
+    // The solid lies within its box: its exit is at or before the box's.
+    return arb8_exit_distance(arb8s[r.arb8], pos, dir, d);
+  }
+
   // Ray entry into volume v if nearer than `best`, else `best`.
   FASTMU_HD float volume_entry(std::int32_t v, Vec3f pos, Vec3f dir, float best) const {
     const VolumeRecord& r = volumes[v];
@@ -162,6 +215,19 @@ struct GeometryView {
   }
 
  private:
+  // Distance from pos inside [lo, hi] to the nearest face (0 outside).
+  FASTMU_HD static float box_inner_distance(Vec3f p, Vec3f lo, Vec3f hi) {
+    const float d = fminf(fminf(fminf(p.x - lo.x, hi.x - p.x), fminf(p.y - lo.y, hi.y - p.y)),
+                          fminf(p.z - lo.z, hi.z - p.z));
+    return d > 0.f ? d : 0.f;
+  }
+  // Distance from pos to the box [lo, hi] (0 inside).
+  FASTMU_HD static float box_outer_distance(Vec3f p, Vec3f lo, Vec3f hi) {
+    const float dx = fmaxf(fmaxf(lo.x - p.x, p.x - hi.x), 0.f);
+    const float dy = fmaxf(fmaxf(lo.y - p.y, p.y - hi.y), 0.f);
+    const float dz = fmaxf(fmaxf(lo.z - p.z, p.z - hi.z), 0.f);
+    return sqrtf(dx * dx + dy * dy + dz * dz);
+  }
   FASTMU_HD static float exit_1d(float p, float d, float lo, float hi, float best) {
     if (d > 0.f) {
       const float t = (hi - p) / d;

@@ -36,6 +36,11 @@ struct StepLimits {
   double final_range_m = 1e-4;    // 0.1 mm
   double lin_loss_limit = 0.01;   // below this fraction of the range, loss = dE/dx * step
   double max_bend_rad = 0.1;      // in a field, the most the direction may turn in one step
+  // In a field, the most the helix may stray from its chord (Geant4's "delta
+  // chord", default 0.25 mm): a step's chord is tested against the geometry,
+  // so a boundary crossed by the helix but not by the chord is missed only
+  // where it lies within this distance of the chord.
+  double miss_distance_m = 2.5e-4;
   long max_steps = 10000000;
 };
 
@@ -114,17 +119,10 @@ class MuonStepper {
         const double kappa = field_.curvature(p_mid, trk.charge);
         Vec3 pos1 = trk.pos, dir1 = trk.dir;
         helix_advance(pos1, dir1, s, kappa, field_.b_hat);
-        if (!vol_.inside(pos1)) {
-          // Bisect for the boundary crossing along the helix.
-          double lo = 0, hi = s;
-          for (int it = 0; it < 60 && hi - lo > 1e-12; ++it) {
-            const double mid = 0.5 * (lo + hi);
-            Vec3 pm = trk.pos, dm = trk.dir;
-            helix_advance(pm, dm, mid, kappa, field_.b_hat);
-            if (vol_.inside(pm)) lo = mid; else hi = mid;
-          }
-          const double scale = hi / s;
-          s = hi;
+        const double exit = helix_exit(trk, s, kappa, pos1);
+        if (exit >= 0) {
+          const double scale = exit / s;
+          s = exit;
           mean_loss *= scale;
           if (ranges_out && scale < 1) ranges_out = false;
           limiter = kLimGeometry;
@@ -197,6 +195,41 @@ class MuonStepper {
   }
 
  private:
+  // Where the helix from the track over arc length s (ending at `end`) first
+  // leaves the volume, or -1 if it stays inside. A crossing shows as an end
+  // outside or a chord that meets the boundary; its first outside point is
+  // then found among kScan points along the arc and refined by bisection to
+  // 1e-12 m (the returned length ends just outside). An excursion shorter
+  // than s / kScan that the end and the chord both miss is not seen: it lies
+  // within the miss distance of the chord.
+  double helix_exit(const MuonTrack& trk, double s, double kappa, Vec3 end) const {
+    constexpr int kScan = 16;
+    const Vec3 chord = end - trk.pos;
+    const double len = norm(chord);
+    bool crosses = !vol_.inside(end);
+    if (!crosses && len > 0) crosses = vol_.distance(trk.pos, (1.0 / len) * chord) < len;
+    if (!crosses) return -1;
+    double lo = 0, hi = -1;
+    for (int j = 1; j <= kScan; ++j) {
+      const double l = s * j / kScan;
+      Vec3 pm = trk.pos, dm = trk.dir;
+      helix_advance(pm, dm, l, kappa, field_.b_hat);
+      if (!vol_.inside(pm)) {
+        hi = l;
+        break;
+      }
+      lo = l;
+    }
+    if (hi < 0) return -1;
+    for (int it = 0; it < 60 && hi - lo > 1e-12; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      Vec3 pm = trk.pos, dm = trk.dir;
+      helix_advance(pm, dm, mid, kappa, field_.b_hat);
+      if (vol_.inside(pm)) lo = mid; else hi = mid;
+    }
+    return hi;
+  }
+
   enum { kLimContinuous = -1, kLimGeometry = -2, kLimMsc = -3, kLimDecay = -4, kLimDiscrete = -5 };
 
   // The step length Geant4's step limits give for the given range (the
@@ -225,7 +258,10 @@ class MuonStepper {
       }
     }
     if (field_.on()) {
-      const double s_bend = lim_.max_bend_rad / std::abs(field_.curvature(p, trk.charge));
+      // Sagitta s^2 kappa / 8 below the miss distance, turn below max_bend.
+      const double kappa = std::abs(field_.curvature(p, trk.charge));
+      const double s_bend = std::min(lim_.max_bend_rad / kappa,
+                                     std::sqrt(8.0 * lim_.miss_distance_m / kappa));
       if (s_bend < s) {
         s = s_bend;
         limiter = kLimMsc;  // a plain step: no interaction at its end

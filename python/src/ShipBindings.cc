@@ -1,0 +1,71 @@
+// The SHiP-like shield of docs/ship-like-muon-shield.md for Python: its named
+// parameter sets, the geometry of any parameter array (no JSON written by
+// hand) and the synthetic muon flux of `fastmu run --example ship`.
+#include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
+
+#include "Bindings.hh"
+#include "fastmu/core/Error.hh"
+#include "fastmu/geometry/ShipShield.hh"
+#include "fastmu/transport/Examples.hh"
+
+namespace fastmu::python {
+
+namespace {
+
+using ParamArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+ParamArray parameter_set(const std::string& name) {
+  const auto& magnets = ship_parameter_set(name);
+  ParamArray out({static_cast<py::ssize_t>(magnets.size()), py::ssize_t{15}});
+  auto a = out.mutable_unchecked<2>();
+  for (std::size_t i = 0; i < magnets.size(); ++i) {
+    for (int k = 0; k < 15; ++k) a(i, k) = magnets[i][k];
+  }
+  return out;
+}
+
+std::vector<ShipMagnetParameters> magnets_of(const ParamArray& params) {
+  if (params.ndim() != 2 || params.shape(1) != 15) {
+    throw Error("ship parameters: expected an array of shape (n_magnets, 15), got " +
+                std::to_string(params.ndim()) + " dimensions" +
+                (params.ndim() == 2 ? " with " + std::to_string(params.shape(1)) + " columns" : ""));
+  }
+  const auto a = params.unchecked<2>();
+  std::vector<ShipMagnetParameters> magnets(static_cast<std::size_t>(params.shape(0)));
+  for (std::size_t i = 0; i < magnets.size(); ++i) {
+    for (int k = 0; k < 15; ++k) magnets[i][k] = a(i, k);  // finiteness: make_ship_shield_json
+  }
+  return magnets;
+}
+
+}  // namespace
+
+void bind_ship(py::module_& m) {
+  m.def("_ship_parameter_sets", &ship_parameter_sets);
+  m.def("_ship_parameter_set", &parameter_set, py::arg("name"));
+  m.def(
+      "_ship_geometry_json",
+      [](const ParamArray& params, const std::string& world_material) {
+        return make_ship_shield_json(magnets_of(params), world_material).dump();
+      },
+      py::arg("params"), py::arg("world_material") = "G4_AIR");
+  m.def(
+      "_ship_muons",
+      [](std::size_t n, std::uint64_t seed) {
+        const MuonBatch b = ship_muons(n, seed);
+        py::array_t<float> out({static_cast<py::ssize_t>(n), py::ssize_t{8}});
+        auto a = out.mutable_unchecked<2>();
+        for (std::size_t i = 0; i < n; ++i) {
+          a(i, 0) = b.px[i], a(i, 1) = b.py[i], a(i, 2) = b.pz[i];
+          a(i, 3) = b.x[i], a(i, 4) = b.y[i], a(i, 5) = b.z[i];
+          a(i, 6) = static_cast<float>(b.pdg[i]), a(i, 7) = static_cast<float>(b.weight[i]);
+        }
+        return out;
+      },
+      py::arg("n"), py::arg("seed"));
+}
+
+}  // namespace fastmu::python
