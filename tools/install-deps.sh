@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs fastmu's build and test dependencies from Debian 12 packages.
 # nvcc (CUDA toolkit) is optional: when present the CUDA backend is built too.
+# OpenMPI gives `mpirun -np N fastmu ...` (FASTMU_ENABLE_MPI=AUTO finds it).
 set -euo pipefail
 packages=(
   build-essential cmake
   libhdf5-dev libcli11-dev nlohmann-json3-dev librandom123-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib python3-h5py
+  libopenmpi-dev openmpi-bin python3-mpi4py
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -76,11 +76,11 @@ def _as_geometry(geometry):
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
               max_steps=100000, all=False, field_map=None, threads=0, gpus=0, cache=True,
-              engine="fast"):
+              first_id=0, engine="fast"):
     """Transports muons through `geometry` by histogram sampling (engine="fast"),
     or with the detailed condensed-history engine (engine="detailed": the
     reference of `fastmu validate`, CPU, no tables; max_steps then counts
-    volume crossings; a geometry with a field map is refused).
+    volume crossings).
 
     muons: (N, 8) array px, py, pz [GeV/c], x, y, z [m], pdg (13 = mu-,
       -13 = mu+), weight (carried through); (N, 7) means weight 1. float32 or
@@ -100,6 +100,13 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
       (the CUDA backend then uses one GPU).
     all: return every muon; by default only status 0 (at a sensitive plane,
       inside its window), as `fastmu run` writes.
+    first_id: the id of row 0 (host arrays): a slice of a larger set (an MPI
+      rank's share) gets the same ids, hence the same random numbers and
+      results, as in a transport of the whole set.
+
+    Repeated calls with the same geometry, tables and options reuse the
+    parameters built by the first (tables, geometry views): a loop pays only
+    for the transport.
 
     Returns a dict of arrays, one entry per muon: id (int64), px, py, pz, x,
     y, z (float32), pdg (int32), weight (float64), status (int32, see
@@ -115,7 +122,7 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
             arr = arr.astype(np.float64)
         return _fastmu._transport_detailed(arr, geometry, seed=int(seed), p_kill=float(p_kill),
                                            max_steps=int(max_steps), all=bool(all),
-                                           threads=int(threads))
+                                           threads=int(threads), first_id=int(first_id))
     if engine != "fast":
         raise Error(f"--engine: '{engine}' is not fast or detailed")
     tables = _normalise_tables(tables)
@@ -132,6 +139,9 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     if is_device_array(muons):
         return _transport_device(muons, geometry, tables, cache, backend, field_map, options)
     options["gpus"] = int(gpus)
+    if int(first_id) < 0:
+        raise Error(f"first_id: {first_id} is negative")
+    options["first_id"] = int(first_id)
     arr = np.asarray(muons)
     if arr.dtype != np.float32 and arr.dtype != np.float64:
         arr = arr.astype(np.float64)

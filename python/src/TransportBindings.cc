@@ -102,8 +102,8 @@ void set_field_map(TransportView& v, const FieldMapView& f, const FieldMapParams
 
 // fastmu::transport, or the same steps with the field map replaced.
 TransportResult run(const TransportParams& params, const MuonBatch& in, Backend backend, int threads,
-                    int gpus, const FieldMapParams* field_map) {
-  if (field_map == nullptr) return transport(params, in, backend, threads, 0, nullptr, gpus);
+                    int gpus, const FieldMapParams* field_map, std::uint64_t first_id) {
+  if (field_map == nullptr) return transport(params, in, backend, threads, first_id, nullptr, gpus);
   backend = resolve_backend(backend);
   if (backend == Backend::cuda) {
     cuda::DeviceArena arena;
@@ -111,11 +111,11 @@ TransportResult run(const TransportParams& params, const MuonBatch& in, Backend 
     std::vector<MaterialTableView> table_views;
     TransportView view = params.make_view(copy, table_views);
     set_field_map(view, field_map->make_view(copy), *field_map);
-    return cuda::transport(view, in, 0);
+    return cuda::transport(view, in, first_id);
   }
   HostTransportView host(params);
   set_field_map(host.view, field_map->host_view(), *field_map);
-  return transport_cpu(host.view, in, threads);
+  return transport_cpu(host.view, in, threads, first_id);
 }
 
 // The step options of a Python call, checked as the command line checks them.
@@ -200,7 +200,8 @@ void bind_transport(py::module_& m) {
       [](const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,
          const std::vector<std::shared_ptr<TableParams>>& tables, const py::object& cache,
          const std::string& backend, std::shared_ptr<FieldMapParams> field_map, double step,
-         std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads, int gpus) {
+         std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads, int gpus,
+         std::uint64_t first_id) {
         if (!geometry) throw Error("transport: geometry is None");
         const Backend requested = parse_backend(backend);
         const StepOptions options = step_options(step, seed, p_kill, max_steps);
@@ -210,14 +211,16 @@ void bind_transport(py::module_& m) {
         TransportResult result;
         {
           py::gil_scoped_release release;
-          const TransportParams params = make_params(*geometry, tables, choice, options);
-          result = run(params, in, requested, threads, gpus, field_map.get());
+          const auto resident = resident_params(*geometry, tables, choice, options);
+          const TransportParams& params = *resident;
+          result = run(params, in, requested, threads, gpus, field_map.get(), first_id);
         }
         return result_to_dict(std::move(result), all, with_plane);
       },
       py::arg("muons"), py::arg("geometry"), py::arg("tables"), py::arg("cache"), py::arg("backend"),
       py::arg("field_map"), py::kw_only(), py::arg("step"), py::arg("seed"), py::arg("p_kill"),
-      py::arg("max_steps"), py::arg("all"), py::arg("threads"), py::arg("gpus") = 0);
+      py::arg("max_steps"), py::arg("all"), py::arg("threads"), py::arg("gpus") = 0,
+      py::arg("first_id") = 0);
   m.def(
       "_transport_device_ptrs",
       [](std::uintptr_t rows, std::size_t n, int ncol, const py::dict& columns,
@@ -247,7 +250,8 @@ void bind_transport(py::module_& m) {
         const bool with_plane = geometry->params->sensitive_planes().size() > 1;
         {
           py::gil_scoped_release release;
-          const TransportParams params = make_params(*geometry, tables, choice, options);
+          const auto resident = resident_params(*geometry, tables, choice, options);
+          const TransportParams& params = *resident;
           const auto* in = reinterpret_cast<const float*>(rows);
           void* s = reinterpret_cast<void*>(stream);
           if (field_map) {
@@ -269,6 +273,9 @@ void bind_transport(py::module_& m) {
       py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"), py::arg("stream"),
       "Transports muons in GPU memory (row-major float32 (n, 7|8), device pointer `rows`) into "
       "the device columns given as pointers; returns whether a `plane` column is meaningful.");
+  m.def("_transport_params_builds", &resident_params_builds,
+        "How often transport() built its parameters (tables, geometry views) rather than "
+        "reusing resident ones.");
   m.def("_table_cache_dir", [](const py::object& dir) {
           return table_cache(dir.is_none() ? std::nullopt
                                            : std::optional<std::filesystem::path>(
@@ -280,7 +287,8 @@ void bind_transport(py::module_& m) {
   m.def(
       "_transport_detailed",
       [](const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,
-         std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads) {
+         std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads,
+         std::uint64_t first_id) {
         if (!geometry) throw Error("transport: geometry is None");
         const StepOptions step = step_options(0.02, seed, p_kill, max_steps);
         DetailedTransportOptions options;
@@ -293,12 +301,12 @@ void bind_transport(py::module_& m) {
         TransportResult result;
         {
           py::gil_scoped_release release;
-          result = transport_detailed(*geometry->params, geometry->materials, in, options);
+          result = transport_detailed(*geometry->params, geometry->materials, in, options, first_id);
         }
         return result_to_dict(std::move(result), all, with_plane);
       },
       py::arg("muons"), py::arg("geometry"), py::kw_only(), py::arg("seed"), py::arg("p_kill"),
-      py::arg("max_steps"), py::arg("all"), py::arg("threads"),
+      py::arg("max_steps"), py::arg("all"), py::arg("threads"), py::arg("first_id") = 0,
       "The detailed engine through the geometry (`fastmu run --engine detailed`).");
   m.def("cuda_available", &cuda_available, "Whether the CUDA backend is built and a GPU is visible.");
   m.def("cuda_device_name", [] { return std::string(cuda::device_name()); });

@@ -33,4 +33,62 @@ TransportParams make_params(const GeometryHandle& geometry,
   return make_transport_params(geometry.params, geometry.materials, set, c, options);
 }
 
+namespace {
+
+struct ResidentKey {
+  std::shared_ptr<const GeometryParams> geometry;  // held: its address stays unique
+  std::vector<std::shared_ptr<TableParams>> tables;
+  bool cache_enabled = true;
+  std::optional<std::filesystem::path> cache_dir;
+  StepOptions options;
+
+  bool operator==(const ResidentKey& o) const {
+    return geometry == o.geometry && tables == o.tables && cache_enabled == o.cache_enabled &&
+           cache_dir == o.cache_dir && options.step == o.options.step &&
+           options.p_kill == o.options.p_kill && options.max_steps == o.options.max_steps &&
+           options.seed == o.options.seed;
+  }
+};
+
+struct ResidentEntry {
+  ResidentKey key;
+  std::shared_ptr<const TransportParams> params;
+};
+
+constexpr std::size_t kResidentEntries = 8;
+std::mutex resident_mutex;
+std::vector<ResidentEntry> resident;  // most recent last
+std::uint64_t builds = 0;
+
+}  // namespace
+
+std::shared_ptr<const TransportParams> resident_params(
+    const GeometryHandle& geometry, const std::vector<std::shared_ptr<TableParams>>& given,
+    const CacheChoice& cache, const StepOptions& options) {
+  ResidentKey key{geometry.params, given, cache.enabled, cache.dir, options};
+  {
+    std::lock_guard<std::mutex> lock(resident_mutex);
+    for (std::size_t i = 0; i < resident.size(); ++i) {
+      if (resident[i].key == key) {
+        ResidentEntry hit = std::move(resident[i]);
+        resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(i));
+        resident.push_back(hit);
+        return hit.params;
+      }
+    }
+  }
+  // Built outside the lock: a table build may take minutes.
+  auto params = std::make_shared<const TransportParams>(make_params(geometry, given, cache, options));
+  std::lock_guard<std::mutex> lock(resident_mutex);
+  ++builds;
+  if (resident.size() >= kResidentEntries) resident.erase(resident.begin());
+  resident.push_back(ResidentEntry{std::move(key), params});
+  return params;
+}
+
+std::uint64_t resident_params_builds() {
+  std::lock_guard<std::mutex> lock(resident_mutex);
+  return builds;
+}
+
 }  // namespace fastmu::python

@@ -253,3 +253,20 @@ def test_detailed_engine_through_a_geometry(iron_block):
     assert np.array_equal(out["px"], again["px"]) and np.array_equal(out["x"], again["x"])
     with pytest.raises(fastmu.Error, match="engine"):
         fastmu.transport(muons, iron_block, engine="geant4")
+
+
+def test_repeated_call_reuses_parameters_and_slices_keep_ids(fe_table, iron_block):
+    m = muons(2000)
+    m[:, 2] = np.linspace(5, 60, len(m))
+    whole = fastmu.transport(m, iron_block, tables=[fe_table], backend="cpu", all=True, seed=11)
+    builds = fastmu._fastmu._transport_params_builds()
+    # Same geometry, tables and options: no rebuild; a slice with first_id is
+    # the same muons (same ids, same random numbers) as in the whole batch.
+    tail = fastmu.transport(m[700:], iron_block, tables=[fe_table], backend="cpu", all=True,
+                            seed=11, first_id=700)
+    assert fastmu._fastmu._transport_params_builds() == builds
+    for k in whole:
+        np.testing.assert_array_equal(tail[k], whole[k][700:])
+    # Other options build anew.
+    fastmu.transport(m[:10], iron_block, tables=[fe_table], backend="cpu", seed=12)
+    assert fastmu._fastmu._transport_params_builds() == builds + 1

@@ -1,15 +1,22 @@
 // `fastmu physics sample` and `fastmu physics transport`: the detailed
 // engine on the command line (see interfaces.md, "Command line").
+#include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <filesystem>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "fastmu/cli/Commands.hh"
+#include "fastmu/cli/MpiSession.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
@@ -30,6 +37,7 @@ struct CommonOptions {
   unsigned long long seed = 1;
   int threads = 0;
   std::string out;
+  std::string compression = "none";
   bool photonuclear = false;
   bool decay = false;
 };
@@ -50,6 +58,8 @@ void add_common(CLI::App* cmd, CommonOptions& o) {
   cmd->add_option("--out", o.out, "Output file: CSV, or HDF5 by extension .h5/.hdf5 "
                                   "(columns p0,px,py,pz,x,y,z; stopped muons have px=py=pz=0)")
       ->required();
+  cmd->add_option("--compression", o.compression, "HDF5 output: none | gzip | gzip:1..9 | szip")
+      ->capture_default_str();
   cmd->add_flag("--photonuclear", o.photonuclear, "Enable muon photonuclear interactions (off by default)");
   cmd->add_flag("--decay", o.decay, "Enable muon decay in flight (a decayed muon is recorded as stopped)");
 }
@@ -63,18 +73,37 @@ void check_common(const CommonOptions& o) {
   if (o.charge != -1 && o.charge != 1) bad("--charge: must be -1 or 1, got " + std::to_string(o.charge));
   if (o.threads < 0) bad("--threads: must be >= 0, got " + std::to_string(o.threads));
   if (o.out.empty()) bad("--out: empty file name");
+  io::h5::parse_compression(o.compression);  // a bad value fails before the work
   // Fails early (before a long run) when the output cannot be written.
   io::AtomicOutput probe(o.out);
 }
 
-void write_samples(const std::string& path, const std::vector<MuonSample>& samples) {
+void write_samples(const std::string& path, const std::vector<MuonSample>& samples,
+                   const std::string& compression) {
+  const io::h5::Compression c = io::h5::parse_compression(compression);
+  if (io::format_from_path(path) == io::TableFormat::hdf5) {
+    // Straight from the samples: they are rows of 7 doubles already.
+    static_assert(sizeof(MuonSample) == 7 * sizeof(double) && std::is_standard_layout_v<MuonSample>);
+    io::AtomicOutput out(path);
+    {
+      io::h5::Handle file = io::h5::create_file(out.temp_path().string());
+      io::h5::write_dataset<double>(file.get(), "muons", {samples.size(), 7},
+                                    reinterpret_cast<const double*>(samples.data()), c);
+      io::h5::Handle ds(H5Dopen2(file.get(), "muons", H5P_DEFAULT));
+      io::h5::write_attribute(ds.get(), "columns", std::string("p0,px,py,pz,x,y,z"));
+    }
+    out.commit();
+    return;
+  }
   io::ColumnTable table;
   table.columns = {"p0", "px", "py", "pz", "x", "y", "z"};
-  table.values.reserve(samples.size() * 7);
+  table.values.resize(samples.size() * 7);
+  double* v = table.values.data();
   for (const auto& s : samples) {
-    for (double v : {s.p0, s.px, s.py, s.pz, s.x, s.y, s.z}) table.values.push_back(v);
+    v[0] = s.p0, v[1] = s.px, v[2] = s.py, v[3] = s.pz, v[4] = s.x, v[5] = s.y, v[6] = s.z;
+    v += 7;
   }
-  io::write_table(path, table);
+  io::write_table(path, table, "muons", c);
 }
 
 PhysicsOptions physics_options(const CommonOptions& o) {
@@ -122,12 +151,33 @@ void register_physics_commands(CLI::App& app) {
     if (!(*step > 0) || !std::isfinite(*step))
       throw Error("--step: must be positive, got " + std::to_string(*step));
     const Material& material = builtin_materials().find(o.material);
-    ProgressBar bar("physics sample", std::size_t(o.n));
-    const auto samples = sample_single_step(
-        material, o.p, o.p_max >= 0 ? o.p_max : o.p, *step, std::size_t(o.n), o.charge, o.seed,
-        resolve_thread_count(o.threads), physics_options(o), [&bar](std::size_t k) { bar.add(k); });
+    // Under mpirun each rank samples its share of the muon ids; rank 0
+    // gathers the shares in order and writes the one-process file.
+    const auto n = static_cast<std::uint64_t>(o.n);
+    const std::uint64_t begin = mpi::split(n, mpi::rank()), end = mpi::split(n, mpi::rank() + 1);
+    ProgressBar bar(mpi::active() ? fmt::format("physics sample (rank 0 of {})", mpi::size())
+                                  : std::string("physics sample"),
+                    std::size_t(end - begin), mpi::rank() == 0 && isatty(1) && isatty(2));
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<MuonSample> samples;
+    mpi::collective([&] {
+      samples = sample_single_step(material, o.p, o.p_max >= 0 ? o.p_max : o.p, *step,
+                                   std::size_t(end - begin), o.charge, o.seed,
+                                   resolve_thread_count(o.threads), physics_options(o),
+                                   [&bar](std::size_t k) { bar.add(k); }, begin);
+    });
     bar.finish();
-    write_samples(o.out, samples);
+    mpi::gather_rows(samples, sizeof(MuonSample));
+    const auto t1 = std::chrono::steady_clock::now();
+    mpi::collective([&] {
+      if (mpi::rank() == 0) write_samples(o.out, samples, o.compression);
+    });
+    const auto t2 = std::chrono::steady_clock::now();
+    if (mpi::rank() == 0) {
+      std::printf("sampled %zu muons in %.3f s, wrote %s in %.3f s\n", samples.size(),
+                  std::chrono::duration<double>(t1 - t0).count(), o.out.c_str(),
+                  std::chrono::duration<double>(t2 - t1).count());
+    }
   });
 
   auto transport_opts = std::make_shared<CommonOptions>();
@@ -154,7 +204,7 @@ void register_physics_commands(CLI::App& app) {
         o.seed, resolve_thread_count(o.threads), physics_options(o),
         [&bar](std::size_t k) { bar.add(k); });
     bar.finish();
-    write_samples(o.out, samples);
+    write_samples(o.out, samples, o.compression);
   });
 }
 

@@ -6,17 +6,22 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "fastmu/cli/Commands.hh"
+#include "fastmu/cli/MpiSession.hh"
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/MemoryUsage.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
 #include "fastmu/geometry/ShipShield.hh"
@@ -29,6 +34,7 @@
 #include "fastmu/transport/DetailedTransport.hh"
 #include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/MuonIO.hh"
+#include "fastmu/transport/MuonStream.hh"
 #include "fastmu/transport/Transport.hh"
 
 namespace fastmu::cli {
@@ -46,6 +52,9 @@ struct RunArgs {
   double p_kill = 0.18;
   int threads = 0;
   int gpus = 0;
+  std::string max_memory;
+  std::size_t chunk_rows = 0;
+  std::string compression = "none";
   // --example
   std::string example;
   std::size_t n = 0;
@@ -89,6 +98,22 @@ StatusCounts count_status(const TransportResult& r) {
   return c;
 }
 
+void print_stats(const StreamTotals& t, int threads) {
+  const double n = static_cast<double>(t.rows);
+  std::string where = t.backend == Backend::cuda
+                          ? fmt::format("cuda, {} x {}", t.gpus, cuda::device_name())
+                          : fmt::format("cpu, {} threads", resolve_thread_count(threads));
+  if (mpi::active()) where += fmt::format(", x {} ranks", mpi::size());
+  std::printf("transported %llu muons (%s) in %.3f s: %.4g muons/s, %.4g muon-steps/s\n",
+              static_cast<unsigned long long>(t.rows), where.c_str(), t.transport_seconds,
+              n / t.transport_seconds, static_cast<double>(t.steps) / t.transport_seconds);
+  const auto* c = t.by_status;
+  std::printf("status: %llu at plane, %llu stopped, %llu left world, %llu step limit, %llu outside window\n",
+              static_cast<unsigned long long>(c[0]), static_cast<unsigned long long>(c[1]),
+              static_cast<unsigned long long>(c[2]), static_cast<unsigned long long>(c[3]),
+              static_cast<unsigned long long>(c[4]));
+}
+
 void print_stats(const TransportResult& r, const TransportStats& st, int threads) {
   const double n = static_cast<double>(r.size());
   const std::string where =
@@ -127,27 +152,118 @@ void run_detailed_files(const RunArgs& a) {
   std::printf("wrote %s (detailed engine; steps = volume segments)\n", a.out.c_str());
 }
 
+// Where rank `r`'s rows wait to be joined: next to the output (a folder
+// every rank can reach), named after the output and rank 0's process id.
+std::filesystem::path part_path(const std::filesystem::path& out, std::uint64_t job, int r) {
+  const auto dir = out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
+  return dir / fmt::format(".{}.{}.rank{}.part", out.filename().string(), job, r);
+}
+
+// `fastmu run --geometry G --muons M --out O`: streams M through the
+// transport in chunks (reading, transport and writing overlapped). Under
+// mpirun each rank takes a contiguous share of the rows and writes its encoded
+// rows to a part file; rank 0 joins the parts in rank order into O, atomically,
+// so the file equals a one-process run byte for byte.
 void run_files(const RunArgs& a) {
   if (a.geometry.empty() || a.muons.empty() || a.out.empty()) {
     throw Error("run: --geometry, --muons and --out are required (or --example NAME)");
   }
+  const io::h5::Compression compression = io::h5::parse_compression(a.compression);
+  const std::uint64_t max_memory = a.max_memory.empty() ? 0 : parse_memory_size(a.max_memory, "--max-memory");
   { io::AtomicOutput probe(a.out); }  // fail on an unwritable --out before the work
   if (a.engine == "detailed") return run_detailed_files(a);
   if (a.engine != "fast") throw Error(fmt::format("--engine: '{}' is not fast or detailed", a.engine));
   const Backend backend = resolve_backend(parse_backend(a.backend));  // before any table build
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
-  auto geometry = std::make_shared<const GeometryParams>(
-      GeometryParams::from_json_file(a.geometry, materials));
-  const TableSet given = load_tables(a.tables, a.step);
+  std::shared_ptr<const GeometryParams> geometry;
+  std::unique_ptr<TransportParams> params;
   TableCache cache;
-  const TransportParams params = make_transport_params(geometry, materials, given, &cache, opt);
-  const MuonBatch muons = read_muons(a.muons);
-  TransportStats stats;
-  const TransportResult r = transport(params, muons, backend, a.threads, 0, &stats, a.gpus);
-  write_transport_result(a.out, r, a.all, geometry->sensitive_planes().size() > 1);
-  print_stats(r, stats, a.threads);
-  std::printf("wrote %s\n", a.out.c_str());
+  // Rank 0 builds missing tables into the cache first; the other ranks then
+  // find them there (no two processes build or write the same table).
+  for (int turn = 0; turn < 2; ++turn) {
+    mpi::collective([&] {
+      if ((turn == 0) != (mpi::rank() == 0)) return;
+      geometry = std::make_shared<const GeometryParams>(
+          GeometryParams::from_json_file(a.geometry, materials));
+      const TableSet given = load_tables(a.tables, a.step);
+      params = std::make_unique<TransportParams>(
+          make_transport_params(geometry, materials, given, &cache, opt));
+    });
+  }
+  const OutputLayout layout{a.all, geometry->sensitive_planes().size() > 1};
+  const bool show_progress = mpi::rank() == 0 && isatty(1) && isatty(2);
+
+  std::uint64_t job = mpi::rank() == 0 ? static_cast<std::uint64_t>(::getpid()) : 0;
+  mpi::sum(&job, 1);
+  StreamTotals totals;
+  // Each rank's part goes when the run ends, joined or not.
+  struct RemovePart {
+    std::filesystem::path path;
+    ~RemovePart() {
+      std::error_code ec;
+      if (!path.empty()) std::filesystem::remove(path, ec);
+    }
+  } own_part{mpi::active() ? part_path(a.out, job, mpi::rank()) : std::filesystem::path()};
+  mpi::collective([&] {
+    MuonReader reader(a.muons, a.threads);
+    // The row count splits the rows over ranks and sizes the progress bar
+    // (a CSV file is scanned for it only then).
+    const bool need_rows = mpi::active() || show_progress;
+    const std::uint64_t n = need_rows ? reader.rows() : std::numeric_limits<std::uint64_t>::max();
+    StreamOptions so;
+    so.backend = backend;
+    so.threads = a.threads;
+    so.gpus = mpi::active() && backend == Backend::cuda ? 1 : a.gpus;
+    so.begin = mpi::active() ? mpi::split(n, mpi::rank()) : 0;
+    so.end = mpi::active() ? mpi::split(n, mpi::rank() + 1) : n;
+    // CPU: chunks small enough that reading and writing overlap the
+    // transport; CUDA: large enough to fill the GPU.
+    so.chunk_rows = backend == Backend::cuda ? std::size_t(1) << 22 : std::size_t(1) << 19;
+    if (a.chunk_rows > 0) {
+      so.chunk_rows = a.chunk_rows;
+    } else if (max_memory > 0) {
+      so.chunk_rows = chunk_rows_for_memory(max_memory, resident_bytes(), stream_bytes_per_row(reader));
+    }
+    const std::string label =
+        mpi::active() ? fmt::format("run (rank 0 of {})", mpi::size()) : std::string("run");
+    ProgressBar bar(label, need_rows ? static_cast<std::size_t>(so.end - so.begin) : 0, show_progress);
+    so.on_rows = [&bar](std::size_t k) { bar.add(k); };
+    std::unique_ptr<MuonWriter> writer =
+        mpi::active() ? std::make_unique<MuonWriter>(part_path(a.out, job, mpi::rank()), layout,
+                                                     compression, a.threads, MuonWriter::Mode::part, a.out)
+                      : std::make_unique<MuonWriter>(a.out, layout, compression, a.threads);
+    totals = transport_stream(*params, reader, *writer, so);
+    writer->commit();
+    bar.finish();
+  });
+  if (mpi::active()) {
+    // Rank 0 joins the parts in rank order; the parts go in every case.
+    mpi::collective([&] {
+      if (mpi::rank() != 0) return;
+      struct RemoveParts {
+        const RunArgs& a;
+        std::uint64_t job;
+        ~RemoveParts() {
+          std::error_code ec;
+          for (int r = 0; r < mpi::size(); ++r) std::filesystem::remove(part_path(a.out, job, r), ec);
+        }
+      } remove_parts{a, job};
+      MuonWriter out(a.out, layout, compression, a.threads);
+      for (int r = 0; r < mpi::size(); ++r) out.append_part(part_path(a.out, job, r));
+      out.commit();
+    });
+    std::uint64_t counts[7] = {totals.rows, totals.steps, totals.by_status[0], totals.by_status[1],
+                               totals.by_status[2], totals.by_status[3], totals.by_status[4]};
+    mpi::sum(counts, 7);
+    totals.rows = counts[0], totals.steps = counts[1];
+    for (int k = 0; k < 5; ++k) totals.by_status[k] = counts[2 + k];
+    totals.transport_seconds = mpi::max(totals.transport_seconds);
+  }
+  if (mpi::rank() == 0) {
+    print_stats(totals, a.threads);
+    std::printf("wrote %s\n", a.out.c_str());
+  }
 }
 
 // Final states as the 7-column float32 file of the Geant4 reference samples
@@ -341,6 +457,13 @@ void register_run_command(CLI::App& app) {
   run->add_option("--threads", a->threads, "CPU threads (0: all)")->capture_default_str();
   run->add_option("--gpus", a->gpus, "GPUs for the CUDA backend (0: all visible)")
       ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  run->add_option("--max-memory", a->max_memory,
+                  "bound on resident memory, e.g. 2GB: the muons stream through in chunks that fit");
+  run->add_option("--chunk-rows", a->chunk_rows,
+                  "muons per chunk (default: from --max-memory, else 524288 on the CPU, 4194304 on GPUs)");
+  run->add_option("--compression", a->compression,
+                  "HDF5 output: none | gzip | gzip:1..9 | szip")
       ->capture_default_str();
   run->add_option("--example", a->example, "built-in example: iron-block | ship")
       ->check(CLI::IsMember({"iron-block", "ship"}));

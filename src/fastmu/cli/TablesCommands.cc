@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "fastmu/cli/Commands.hh"
+#include "fastmu/cli/MpiSession.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/materials/Material.hh"
@@ -221,7 +222,9 @@ void register_tables_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(2, 1000000));
   build->add_option("--out", a->out, "Output table file (.h5)")->required();
-  build->callback([a] { run_build(*a); });
+  // Under mpirun one rank builds (the bins are not yet shared out): the
+  // others would only repeat the same work and race for the same cores.
+  build->callback([a] { mpi::collective([&] { if (mpi::rank() == 0) run_build(*a); }); });
 
   auto info_path = std::make_shared<std::string>();
   auto* info = tables->add_subcommand("info", "Summarise a table file");

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "fastmu/cli/Commands.hh"
+#include "fastmu/cli/MpiSession.hh"
 #include "fastmu/core/Error.hh"
 
 int main(int argc, char** argv) {
@@ -19,15 +20,22 @@ int main(int argc, char** argv) {
   fastmu::cli::register_tables_commands(app);
   fastmu::cli::register_run_command(app);
   fastmu::cli::register_bench_command(app);
+  // Under mpirun every rank meets the same error; rank 0 reports it.
+  struct Finalize {
+    ~Finalize() { fastmu::cli::mpi::finalize(); }
+  } finalize;
   try {
+    fastmu::cli::mpi::init(&argc, &argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
+    if (e.get_exit_code() == 0) return fastmu::cli::mpi::rank() == 0 ? app.exit(e) : 0;
     // One line, naming the option and what is wrong.
-    std::fprintf(stderr, "fastmu: error: %s (see 'fastmu --help')\n", e.what());
+    if (fastmu::cli::mpi::rank() == 0) {
+      std::fprintf(stderr, "fastmu: error: %s (see 'fastmu --help')\n", e.what());
+    }
     return 2;
   } catch (const fastmu::Error& e) {
-    std::fprintf(stderr, "fastmu: error: %s\n", e.what());
+    if (fastmu::cli::mpi::rank() == 0) std::fprintf(stderr, "fastmu: error: %s\n", e.what());
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fastmu: internal error: %s\n", e.what());

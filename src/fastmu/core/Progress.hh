@@ -11,11 +11,12 @@
 
 namespace fastmu {
 
-// Thread-safe; draws on stderr only when stderr is a terminal (or when forced),
-// at most ten times a second, so it costs nothing in hot loops.
+// Thread-safe; draws on stderr only when both stdout and stderr are terminals
+// (or when forced), at most ten times a second, so it costs nothing in hot
+// loops. Shows the fraction done, the rate (items per second) and the time left.
 class ProgressBar {
  public:
-  ProgressBar(std::string label, std::size_t total, bool enabled = isatty(2) != 0)
+  ProgressBar(std::string label, std::size_t total, bool enabled = isatty(1) != 0 && isatty(2) != 0)
       : label_(std::move(label)), total_(total ? total : 1), enabled_(enabled),
         start_(std::chrono::steady_clock::now()) {}
   ~ProgressBar() { finish(); }
@@ -47,8 +48,10 @@ class ProgressBar {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const double eta = frac > 0 ? elapsed * (1 - frac) / frac : 0;
-    std::fprintf(stderr, "\r%s [%.*s%*s] %5.1f%%  %.0fs elapsed, %.0fs left ", label_.c_str(),
-                 fill, "##############################", width - fill, "", 100 * frac, elapsed, eta);
+    const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
+    std::fprintf(stderr, "\r%s [%.*s%*s] %5.1f%%  %.3g/s  %.0fs elapsed, %.0fs left ",
+                 label_.c_str(), fill, "##############################", width - fill, "",
+                 100 * frac, rate, elapsed, eta);
     std::fflush(stderr);
   }
 

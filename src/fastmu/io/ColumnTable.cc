@@ -173,7 +173,7 @@ ColumnTable read_table(const std::filesystem::path& path, const std::string& dat
 }
 
 void write_table(const std::filesystem::path& path, const ColumnTable& table,
-                 const std::string& dataset) {
+                 const std::string& dataset, const h5::Compression& compression) {
   AtomicOutput out(path);
   const std::size_t ncol = table.columns.size();
   switch (format_from_path(path)) {
@@ -181,7 +181,7 @@ void write_table(const std::filesystem::path& path, const ColumnTable& table,
       {
         h5::Handle file = h5::create_file(out.temp_path().string());
         const std::vector<hsize_t> shape = {table.rows(), ncol};
-        h5::write_dataset<double>(file.get(), dataset, shape, table.values.data());
+        h5::write_dataset<double>(file.get(), dataset, shape, table.values.data(), compression);
         h5::Handle ds(H5Dopen2(file.get(), dataset.c_str(), H5P_DEFAULT));
         std::string names;
         for (std::size_t c = 0; c < ncol; ++c) names += (c ? "," : "") + table.columns[c];

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "fastmu/io/Hdf5.hh"
+
 namespace fastmu::io {
 
 struct ColumnTable {
@@ -35,8 +37,9 @@ ColumnTable read_table(const std::filesystem::path& path, const std::string& dat
                        const std::vector<std::string>& default_columns = {});
 
 // Writes a table atomically (no partial file on failure). HDF5 files get one
-// float64 dataset `dataset` with a "columns" attribute (comma-separated names).
+// float64 dataset `dataset` with a "columns" attribute (comma-separated names),
+// compressed as `compression` says (default none: see h5::Compression).
 void write_table(const std::filesystem::path& path, const ColumnTable& table,
-                 const std::string& dataset = "muons");
+                 const std::string& dataset = "muons", const h5::Compression& compression = {});
 
 }  // namespace fastmu::io

@@ -3,6 +3,7 @@
 
 #include <hdf5.h>
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,10 +53,29 @@ std::vector<hsize_t> dataset_shape(hid_t file, const std::string& name, const st
 template <class T>
 std::vector<T> read_dataset(hid_t file, const std::string& name, const std::string& source);
 
-// Writes a numeric dataset of the given shape (gzip-compressed when large).
+// Compression of written datasets. Large outputs (muon files, samples) are
+// written uncompressed by default: one thread of zlib runs at ~50 MB/s, far
+// below the transport, and inflating gzip tables was most of `fastmu run`'s
+// set-up (BENCHMARKS.md); `--compression` lets the user trade time for size.
+struct Compression {
+  enum class Kind { none, gzip, szip } kind = Kind::none;
+  int level = 1;  // gzip level 1..9
+};
+// "none" | "gzip" | "gzip:L" (L = 1..9) | "szip" (libaec, in Debian's HDF5);
+// throws fastmu::Error naming the option otherwise.
+Compression parse_compression(const std::string& text);
+// Adds the filters of `c` (with byte shuffle for gzip) to a dataset-creation
+// property list that has a chunk size.
+void apply_compression(hid_t dcpl, const Compression& c, std::size_t element_size);
+
+// Writes a numeric dataset of the given shape: contiguous, or chunked and
+// compressed (when large) as `compression` says.
 template <class T>
 void write_dataset(hid_t file, const std::string& name, const std::vector<hsize_t>& shape,
                    const T* data);
+template <class T>
+void write_dataset(hid_t file, const std::string& name, const std::vector<hsize_t>& shape,
+                   const T* data, const Compression& compression);
 
 // Attributes on a file, group or dataset.
 void write_attribute(hid_t obj, const std::string& name, const std::string& value);

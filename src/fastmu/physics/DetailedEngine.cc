@@ -38,14 +38,14 @@ template <class Volume>
 std::vector<MuonSample> run(const Material& material, const Volume& volume, Vec3 field,
                             double p_lo, double p_hi, std::size_t n, int charge,
                             std::uint64_t seed, int threads, const PhysicsOptions& options,
-                            const ProgressCallback& progress) {
+                            const ProgressCallback& progress, std::uint64_t first_id = 0) {
   const auto tables = MuonPhysicsTables::get(material, options);
   const auto msc = msc_for(material);
   const MuonStepper<Volume> stepper(tables->view(), *msc, volume, UniformField::from(field), options);
   std::vector<MuonSample> out(n);
   parallel_for_chunks(n, threads, chunk_size, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      HistoryRng rng(seed, i, RngStream::detailed_physics);
+      HistoryRng rng(seed, first_id + i, RngStream::detailed_physics);
       const double p0 = p_hi > p_lo ? p_lo + (p_hi - p_lo) * rng.uniform() : p_lo;
       MuonTrack trk;
       trk.kinetic = kinematics::kinetic_from_momentum(p0);
@@ -74,11 +74,12 @@ std::vector<MuonSample> sample_single_step(const Material& material, double p_lo
                                            double step_m, std::size_t n, int charge,
                                            std::uint64_t seed, int threads,
                                            const PhysicsOptions& options,
-                                           const ProgressCallback& progress) {
+                                           const ProgressCallback& progress,
+                                           std::uint64_t first_id) {
   check_common(p_lo, p_hi, charge);
   if (!(step_m > 0) || !std::isfinite(step_m)) throw Error("step must be positive and finite");
   return run(material, SphereVolume{step_m}, Vec3{}, p_lo, p_hi, n, charge, seed, threads, options,
-             progress);
+             progress, first_id);
 }
 
 std::vector<MuonSample> transport_slab(const Material& material, double thickness_m, double p_lo,

@@ -36,12 +36,14 @@ using ProgressCallback = std::function<void(std::size_t done)>;
 // Single-step sampler (`fastmu physics sample`): muons start at the centre of a
 // sphere of radius `step_m` with momentum (0, 0, p), p uniform in [p_lo, p_hi],
 // and are recorded where they leave it. Muon i uses the random stream
-// (seed, i): output is independent of `threads`.
+// (seed, i): output is independent of `threads`. `first_id` numbers the
+// muons first_id .. first_id + n - 1 (a share of a larger run: an MPI rank's).
 std::vector<MuonSample> sample_single_step(const Material& material, double p_lo, double p_hi,
                                            double step_m, std::size_t n, int charge,
                                            std::uint64_t seed, int threads,
                                            const PhysicsOptions& options = {},
-                                           const ProgressCallback& progress = {});
+                                           const ProgressCallback& progress = {},
+                                           std::uint64_t first_id = 0);
 
 // Slab transport (`fastmu physics transport`): muons start at the origin along
 // +z through material filling 0 <= z <= thickness (|x|, |y| <= 20 m) with a

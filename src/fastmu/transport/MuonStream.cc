@@ -1,0 +1,169 @@
+#include "fastmu/transport/MuonStream.hh"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "fastmu/core/Error.hh"
+
+namespace fastmu {
+namespace {
+
+// A queue of at most one item between two pipeline stages; close() ends it
+// for both sides (normal end or an error elsewhere).
+template <class T>
+class Handoff {
+ public:
+  bool push(T&& item) {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [&] { return !item_ || closed_; });
+    if (closed_) return false;
+    item_.emplace(std::move(item));
+    cv_.notify_all();
+    return true;
+  }
+  std::optional<T> pop() {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [&] { return item_ || closed_; });
+    std::optional<T> out;
+    if (item_) {
+      out.emplace(std::move(*item_));
+      item_.reset();
+      cv_.notify_all();
+    }
+    return out;
+  }
+  // No more pushes; a pending item is still popped.
+  void close() {
+    std::lock_guard<std::mutex> lock(m_);
+    closed_ = true;
+    cv_.notify_all();
+  }
+  // Drops a pending item too (abort).
+  void abort() {
+    std::lock_guard<std::mutex> lock(m_);
+    closed_ = true;
+    item_.reset();
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::optional<T> item_;
+  bool closed_ = false;
+};
+
+struct Chunk {
+  MuonBatch muons;
+  std::uint64_t first_id = 0;
+};
+
+constexpr std::size_t kMinChunkRows = 4096;
+
+}  // namespace
+
+StreamTotals transport_stream(const TransportParams& params, MuonReader& reader, MuonWriter& writer,
+                              const StreamOptions& options) {
+  const std::size_t chunk = std::max<std::size_t>(options.chunk_rows, 1);
+  Handoff<Chunk> inputs;
+  Handoff<TransportResult> outputs;
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto fail = [&] {
+    {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+    inputs.abort();
+    outputs.abort();
+  };
+
+  std::thread read_thread([&] {
+    try {
+      reader.seek(options.begin);
+      for (;;) {
+        const std::uint64_t row = reader.position();
+        if (row >= options.end) break;
+        Chunk c;
+        c.first_id = row;
+        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, options.end - row));
+        if (!reader.read(want, c.muons)) break;
+        if (!inputs.push(std::move(c))) return;
+      }
+      inputs.close();
+    } catch (...) {
+      fail();
+    }
+  });
+
+  std::thread write_thread([&] {
+    try {
+      while (auto r = outputs.pop()) {
+        const std::size_t n = r->size();
+        writer.append(*r);
+        if (options.on_rows) options.on_rows(n);
+      }
+    } catch (...) {
+      fail();
+    }
+  });
+
+  StreamTotals totals;
+  try {
+    while (auto c = inputs.pop()) {
+      TransportStats stats;
+      TransportResult r = transport(params, c->muons, options.backend, options.threads, c->first_id,
+                                    &stats, options.gpus);
+      c.reset();  // the input chunk is no longer needed while the result waits
+      totals.rows += r.size();
+      totals.steps += stats.steps;
+      totals.transport_seconds += stats.seconds;
+      totals.backend = stats.backend;
+      totals.gpus = stats.gpus;
+      for (auto s : r.status) {
+        if (s >= 0 && s < 5) ++totals.by_status[s];
+      }
+      if (!outputs.push(std::move(r))) break;
+    }
+    outputs.close();
+  } catch (...) {
+    fail();
+  }
+  read_thread.join();
+  write_thread.join();
+  if (error) std::rethrow_exception(error);
+  totals.written = writer.rows();
+  return totals;
+}
+
+std::size_t stream_bytes_per_row(const MuonReader& reader) {
+  // Two input chunks (one read ahead), the result being transported and one
+  // waiting for the writer, the encoded rows (<= 256 B of CSV text), and the
+  // reader's own buffer; results carry the muons (36 B) plus status, plane and
+  // steps (12 B).
+  const std::size_t batch = 6 * sizeof(float) + sizeof(std::int32_t) + sizeof(double);
+  const std::size_t result = batch + 3 * sizeof(std::int32_t);
+  return reader.buffer_bytes_per_row() + 2 * batch + 3 * result + 200;
+}
+
+std::size_t chunk_rows_for_memory(std::uint64_t max_memory, std::uint64_t resident,
+                                  std::size_t bytes_per_row) {
+  // A quarter kept back for allocator slack and the transport's own buffers.
+  const std::uint64_t room = max_memory > resident ? (max_memory - resident) / 4 * 3 : 0;
+  const std::uint64_t rows = room / std::max<std::size_t>(bytes_per_row, 1);
+  if (rows < kMinChunkRows) {
+    throw Error(fmt::format(
+        "--max-memory: {:.0f} MB leaves no room for muons: tables and geometry already take {:.0f} MB",
+        max_memory / 1e6, resident / 1e6));
+  }
+  return static_cast<std::size_t>(std::min<std::uint64_t>(rows, std::uint64_t(1) << 30));
+}
+
+}  // namespace fastmu

@@ -1,0 +1,334 @@
+#include "fastmu/transport/MuonWriter.hh"
+
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <system_error>
+#include <vector>
+
+#include <fmt/compile.h>
+#include <fmt/format.h>
+
+#include "fastmu/core/Error.hh"
+#include "fastmu/core/Parallel.hh"
+#include "fastmu/io/AtomicOutput.hh"
+#include "fastmu/io/ColumnTable.hh"
+
+namespace fastmu {
+namespace {
+
+constexpr std::size_t kEncodeChunk = 1 << 15;
+
+std::vector<std::string> column_names(OutputLayout l) {
+  std::vector<std::string> c = {"id", "px", "py", "pz", "x", "y", "z", "pdg", "weight", "status"};
+  if (l.with_plane) c.push_back("plane");
+  return c;
+}
+
+std::string header_line(OutputLayout l) {
+  std::string s;
+  for (const auto& c : column_names(l)) {
+    if (!s.empty()) s.push_back(',');
+    s.append(c);
+  }
+  return s;
+}
+
+template <class T>
+char* put(char* p, T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    // fmt's Dragonbox: the shortest round-trip form, several times faster
+    // than libstdc++'s std::to_chars for floats.
+    return fmt::format_to(p, FMT_COMPILE("{}"), v);
+  } else {
+    return std::to_chars(p, p + 32, v).ptr;
+  }
+}
+
+// One CSV line: floats in their shortest round-trip form.
+char* format_row(char* p, const TransportResult& r, std::size_t i, bool with_plane) {
+  const auto& m = r.muons;
+  p = put(p, r.first_id + i);
+  for (float v : {m.px[i], m.py[i], m.pz[i], m.x[i], m.y[i], m.z[i]}) {
+    *p++ = ',';
+    p = put(p, v);
+  }
+  *p++ = ',';
+  p = put(p, m.pdg[i]);
+  *p++ = ',';
+  p = put(p, m.weight[i]);
+  *p++ = ',';
+  p = put(p, r.status[i]);
+  if (with_plane) {
+    *p++ = ',';
+    p = put(p, r.plane[i]);
+  }
+  *p++ = '\n';
+  return p;
+}
+
+std::size_t fill_row(double* d, const TransportResult& r, std::size_t i, bool with_plane) {
+  const auto& m = r.muons;
+  d[0] = static_cast<double>(r.first_id + i);
+  d[1] = m.px[i], d[2] = m.py[i], d[3] = m.pz[i];
+  d[4] = m.x[i], d[5] = m.y[i], d[6] = m.z[i];
+  d[7] = m.pdg[i], d[8] = m.weight[i], d[9] = r.status[i];
+  if (with_plane) d[10] = r.plane[i];
+  return with_plane ? 11 : 10;
+}
+
+void write_all(std::FILE* f, const void* data, std::size_t bytes, const std::string& name) {
+  if (bytes && std::fwrite(data, 1, bytes, f) != bytes) throw Error(name + ": write error");
+}
+
+}  // namespace
+
+struct MuonWriter::Impl {
+  std::filesystem::path path;
+  std::string name;
+  OutputLayout layout;
+  io::h5::Compression compression;
+  int threads = 0;
+  Mode mode = Mode::file;
+  bool hdf5 = false;
+  std::size_t ncol = 0;
+  std::uint64_t rows = 0;
+  bool committed = false;
+
+  std::optional<io::AtomicOutput> atomic;
+  std::FILE* f = nullptr;  // CSV output or part file
+
+  io::h5::Handle file, dataset;
+  std::vector<double> pending;  // HDF5: fewer than kRowsPerChunk rows
+  std::uint64_t dataset_rows = 0;
+
+  // Encoded rows, one buffer per share of kEncodeChunk muons; left
+  // uninitialised (only the bytes written are touched).
+  struct Buffer {
+    std::unique_ptr<char[]> data;
+    std::size_t size = 0, capacity = 0;
+    char* reserve(std::size_t n) {
+      if (n > capacity) data.reset(new char[n]), capacity = n;
+      return data.get();
+    }
+  };
+  std::vector<Buffer> pieces;
+
+  ~Impl() {
+    if (f) std::fclose(f);
+    if (mode == Mode::part && !committed) {
+      std::error_code ec;
+      std::filesystem::remove(path, ec);
+    }
+  }
+
+  // Rows of `r` the layout keeps, encoded in parallel a few shares of
+  // kEncodeChunk muons at a time (one per thread) and written in order: the
+  // buffers stay small and warm in memory.
+  void encode_and_write(const TransportResult& r) {
+    const std::size_t n = r.size();
+    const std::size_t nshare = (n + kEncodeChunk - 1) / kEncodeChunk;
+    const std::size_t group = static_cast<std::size_t>(resolve_thread_count(threads));
+    pieces.resize(std::min(group, nshare));
+    for (std::size_t g = 0; g < nshare; g += group) {
+      const std::size_t count = std::min(group, nshare - g);
+      encode(r, g, count);
+      for (std::size_t k = 0; k < count; ++k) {
+        write_encoded(pieces[k].data.get(), pieces[k].size);
+        rows += rows_in(pieces[k].data.get(), pieces[k].size);
+      }
+    }
+  }
+
+  void encode(const TransportResult& r, std::size_t first_share, std::size_t count) {
+    const std::size_t n = r.size();
+    parallel_for_chunks(count, threads, 1, [&](std::size_t b, std::size_t e) {
+      for (std::size_t k = b; k < e; ++k) {
+        const std::size_t s = first_share + k;
+        const std::size_t i0 = s * kEncodeChunk, i1 = std::min(n, i0 + kEncodeChunk);
+        Buffer& out = pieces[k];
+        if (hdf5) {
+          double* d = reinterpret_cast<double*>(out.reserve((i1 - i0) * ncol * sizeof(double)));
+          std::size_t k = 0;
+          for (std::size_t i = i0; i < i1; ++i) {
+            if (layout.all || r.status[i] == 0) k += fill_row(d + k, r, i, layout.with_plane);
+          }
+          out.size = k * sizeof(double);
+        } else {
+          char* const begin = out.reserve((i1 - i0) * 256);
+          char* p = begin;
+          for (std::size_t i = i0; i < i1; ++i) {
+            if (layout.all || r.status[i] == 0) p = format_row(p, r, i, layout.with_plane);
+          }
+          out.size = static_cast<std::size_t>(p - begin);
+        }
+      }
+    });
+  }
+
+  void create_dataset(bool chunked, std::uint64_t initial_rows) {
+    const hsize_t dims[2] = {initial_rows, ncol};
+    const hsize_t maxdims[2] = {chunked ? H5S_UNLIMITED : initial_rows, ncol};
+    io::h5::Handle space(H5Screate_simple(2, dims, maxdims));
+    io::h5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE));
+    // No object timestamps: equal rows give equal bytes.
+    H5Pset_obj_track_times(dcpl.get(), false);
+    if (chunked) {
+      const hsize_t chunk[2] = {kRowsPerChunk, ncol};
+      H5Pset_chunk(dcpl.get(), 2, chunk);
+      io::h5::apply_compression(dcpl.get(), compression, sizeof(double));
+    }
+    dataset = io::h5::Handle(H5Dcreate2(file.get(), "muons", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                        dcpl.get(), H5P_DEFAULT));
+    if (!dataset.valid()) throw Error(name + ": cannot create HDF5 dataset 'muons'");
+    io::h5::write_attribute(dataset.get(), "columns", header_line(layout));
+  }
+
+  void write_block(const double* d, std::size_t k) {
+    if (!dataset.valid()) create_dataset(true, 0);
+    const hsize_t new_dims[2] = {dataset_rows + k, ncol};
+    if (H5Dset_extent(dataset.get(), new_dims) < 0) throw Error(name + ": cannot extend dataset 'muons'");
+    io::h5::Handle fspace(H5Dget_space(dataset.get()));
+    const hsize_t start[2] = {dataset_rows, 0}, count[2] = {k, ncol};
+    H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
+    io::h5::Handle mspace(H5Screate_simple(2, count, nullptr));
+    if (H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT, d) < 0) {
+      throw Error(name + ": write error (dataset 'muons')");
+    }
+    dataset_rows += k;
+  }
+
+  // HDF5 rows in whole blocks of kRowsPerChunk; the rest waits in `pending`.
+  void write_hdf5_rows(const double* d, std::size_t n) {
+    const std::size_t block = kRowsPerChunk * ncol;
+    if (!pending.empty()) {
+      const std::size_t take = std::min(n, kRowsPerChunk - pending.size() / ncol);
+      pending.insert(pending.end(), d, d + take * ncol);
+      d += take * ncol, n -= take;
+      if (pending.size() < block) return;
+      write_block(pending.data(), kRowsPerChunk);
+      pending.clear();
+    }
+    for (; n >= kRowsPerChunk; n -= kRowsPerChunk, d += block) write_block(d, kRowsPerChunk);
+    pending.assign(d, d + n * ncol);
+  }
+
+  void write_encoded(const char* data, std::size_t bytes) {
+    if (hdf5 && mode == Mode::file) {
+      write_hdf5_rows(reinterpret_cast<const double*>(data), bytes / (ncol * sizeof(double)));
+    } else {
+      write_all(f, data, bytes, name);
+    }
+  }
+
+  std::size_t rows_in(const char* data, std::size_t bytes) const {
+    if (hdf5) return bytes / (ncol * sizeof(double));
+    std::size_t n = 0;
+    for (const char* p = data; (p = static_cast<const char*>(std::memchr(p, '\n', data + bytes - p)));
+         ++p) {
+      ++n;
+    }
+    return n;
+  }
+};
+
+MuonWriter::MuonWriter(const std::filesystem::path& path, OutputLayout layout,
+                       io::h5::Compression compression, int threads, Mode mode,
+                       const std::filesystem::path& format_path)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.path = path;
+  m.name = path.string();
+  m.layout = layout;
+  m.compression = compression;
+  m.threads = threads;
+  m.mode = mode;
+  const auto fmt_of = format_path.empty() ? path : format_path;
+  if (io::format_from_path(fmt_of) == io::TableFormat::raw_f32) {
+    throw Error(fmt_of.string() + ": transport output is CSV or HDF5 (.h5), not .f32");
+  }
+  m.hdf5 = io::format_from_path(fmt_of) == io::TableFormat::hdf5;
+  m.ncol = column_names(layout).size();
+  if (mode == Mode::part) {
+    m.f = std::fopen(path.c_str(), "wb");
+    if (!m.f) throw Error("cannot write '" + m.name + "'");
+    return;
+  }
+  m.atomic.emplace(path);
+  if (m.hdf5) {
+    m.file = io::h5::create_file(m.atomic->temp_path().string());
+    return;
+  }
+  m.f = std::fopen(m.atomic->temp_path().c_str(), "wb");
+  if (!m.f) throw Error("cannot write '" + m.name + "'");
+  const std::string header = header_line(layout) + "\n";
+  write_all(m.f, header.data(), header.size(), m.name);
+}
+
+MuonWriter::~MuonWriter() = default;
+
+void MuonWriter::append(const TransportResult& result) {
+  impl_->encode_and_write(result);
+}
+
+void MuonWriter::append_part(const std::filesystem::path& part) {
+  Impl& m = *impl_;
+  std::FILE* in = std::fopen(part.c_str(), "rb");
+  if (!in) throw Error("cannot read '" + part.string() + "'");
+  const std::size_t row_bytes = m.ncol * sizeof(double);
+  // Blocks of 8 MiB (a multiple of both row sizes), left uninitialised.
+  const std::size_t capacity = std::size_t(1) << 23;
+  std::unique_ptr<char[]> block(new char[capacity]);
+  char* const buf_data = block.get();
+  std::size_t have = 0;
+  for (;;) {
+    const std::size_t got = std::fread(buf_data + have, 1, capacity - have, in);
+    have += got;
+    const bool eof = got == 0;
+    // Whole rows only (HDF5: fixed size; CSV: any split is fine).
+    const std::size_t use = m.hdf5 ? have / row_bytes * row_bytes : have;
+    m.write_encoded(buf_data, use);
+    m.rows += m.rows_in(buf_data, use);
+    std::memmove(buf_data, buf_data + use, have - use);
+    have -= use;
+    if (eof) break;
+  }
+  const bool bad = std::ferror(in) != 0 || have != 0;
+  std::fclose(in);
+  if (bad) throw Error("cannot read '" + part.string() + "' (truncated part)");
+}
+
+void MuonWriter::commit() {
+  Impl& m = *impl_;
+  if (m.hdf5 && m.mode == Mode::file) {
+    const std::size_t left = m.pending.size() / m.ncol;
+    if (!m.dataset.valid()) {
+      // Smaller than one block: a contiguous dataset of exactly these rows.
+      m.create_dataset(false, left);
+      if (left && H5Dwrite(m.dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                           m.pending.data()) < 0) {
+        throw Error(m.name + ": write error (dataset 'muons')");
+      }
+    } else if (left) {
+      m.write_block(m.pending.data(), left);
+    }
+    m.pending.clear();
+    m.dataset.reset();
+    if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) throw Error(m.name + ": write error");
+    m.file.reset();
+  } else {
+    const bool ok = std::fflush(m.f) == 0 && std::ferror(m.f) == 0;
+    const bool closed = std::fclose(m.f) == 0;
+    m.f = nullptr;
+    if (!ok || !closed) throw Error(m.name + ": write error");
+  }
+  if (m.atomic) m.atomic->commit();
+  m.committed = true;
+}
+
+std::uint64_t MuonWriter::rows() const { return impl_->rows; }
+
+}  // namespace fastmu

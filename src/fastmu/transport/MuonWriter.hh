@@ -1,0 +1,57 @@
+// Writing transport output (interfaces.md "Transport output") in chunks:
+// id,px,py,pz,x,y,z,pdg,weight,status[,plane] as CSV or as one float64 HDF5
+// dataset "muons" (rows, columns) with a "columns" attribute.
+//
+// The file's bytes depend only on the rows written, never on how they were cut
+// into append() calls: HDF5 rows go out in fixed blocks of kRowsPerChunk (one
+// HDF5 chunk per write, no timestamps), so a streamed, chunked or MPI run
+// writes the same file as a single batch.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+
+#include "fastmu/io/Hdf5.hh"
+#include "fastmu/transport/MuonBatch.hh"
+
+namespace fastmu {
+
+struct OutputLayout {
+  bool all = false;         // every muon, not only status 0
+  bool with_plane = false;  // a plane column (several sensitive planes)
+};
+
+class MuonWriter {
+ public:
+  static constexpr std::size_t kRowsPerChunk = 1 << 15;
+
+  enum class Mode {
+    file,  // the output file itself (CSV or HDF5 by extension), atomically
+    part,  // encoded rows only, to be joined into a file by append_part()
+  };
+  // `format_path` decides the format (default: `path`); a part file takes the
+  // format of the output it will be joined into. `threads` encode (0: all).
+  MuonWriter(const std::filesystem::path& path, OutputLayout layout,
+             io::h5::Compression compression = {}, int threads = 0, Mode mode = Mode::file,
+             const std::filesystem::path& format_path = {});
+  ~MuonWriter();  // without commit(): no output file is left behind
+  MuonWriter(const MuonWriter&) = delete;
+  MuonWriter& operator=(const MuonWriter&) = delete;
+
+  // Writes the rows of `result` that the layout keeps (ids from result.first_id).
+  void append(const TransportResult& result);
+  // Appends the rows of a part file written by a Mode::part writer of the same
+  // layout and format.
+  void append_part(const std::filesystem::path& part);
+  // Finishes the file and moves it into place.
+  void commit();
+  std::uint64_t rows() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fastmu

@@ -1,0 +1,230 @@
+// Streaming I/O: MuonReader/MuonWriter in chunks, and `fastmu run` whose
+// output is the same file, byte for byte, for any chunk size, memory bound
+// and MPI rank count.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "TestTables.hh"
+#include "fastmu/core/Error.hh"
+#include "fastmu/io/ColumnTable.hh"
+#include "fastmu/transport/MuonIO.hh"
+#include "fastmu/transport/MuonReader.hh"
+#include "fastmu/transport/MuonWriter.hh"
+
+namespace fastmu {
+namespace {
+
+std::filesystem::path work_dir() {
+  const auto d = std::filesystem::temp_directory_path() / "fastmu_stream_run_test";
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// n muons, momenta 1..31 GeV/c (the slowest stop in 3 m of iron), both charges;
+// a comment and a blank line in the middle.
+void write_muon_csv(const std::filesystem::path& p, int n) {
+  std::ofstream out(p);
+  out << "# test muons\npx,py,pz,x,y,z,pdg,weight\n";
+  for (int i = 0; i < n; ++i) {
+    if (i == n / 2) out << "# half way\n\n";
+    out << 0.001 * (i % 7) << ",-0.002," << 1 + (i * 37) % 31 << "," << 0.01 * (i % 5)
+        << ",0,-0.5," << (i % 2 ? -13 : 13) << "," << 0.5 + 0.25 * (i % 3) << "\n";
+  }
+}
+
+TransportResult fake_result(std::size_t n, std::uint64_t first_id) {
+  TransportResult r;
+  r.first_id = first_id;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float f = static_cast<float>(first_id + i);
+    r.muons.push_back(f * 1e-3f, -f, 1.0f / (f + 1), f * 7.1f, 0.1f, 3.0f, i % 2 ? 13 : -13, 1.0 / 3 + f);
+    r.status.push_back(static_cast<std::int32_t>((first_id + i) % 3 == 0 ? 1 : 0));
+    r.plane.push_back(0);
+    r.steps.push_back(5);
+  }
+  return r;
+}
+
+TransportResult slice(const TransportResult& r, std::size_t b, std::size_t e) {
+  TransportResult s = fake_result(0, 0);
+  s.first_id = r.first_id + b;
+  for (std::size_t i = b; i < e; ++i) {
+    const auto& m = r.muons;
+    s.muons.push_back(m.px[i], m.py[i], m.pz[i], m.x[i], m.y[i], m.z[i], m.pdg[i], m.weight[i]);
+    s.status.push_back(r.status[i]), s.plane.push_back(r.plane[i]), s.steps.push_back(r.steps[i]);
+  }
+  return s;
+}
+
+TEST(MuonWriter, SameBytesForAnySplitOfTheRows) {
+  const auto dir = work_dir();
+  // More than one HDF5 block, so that whole and partial blocks are exercised.
+  const std::size_t n = MuonWriter::kRowsPerChunk * 2 + 1234;
+  const TransportResult all = fake_result(n, 10);
+  for (const char* ext : {".h5", ".csv"}) {
+    const auto one = dir / (std::string("one") + ext);
+    write_transport_result(one, all, false, false);
+    for (std::size_t step : {std::size_t(1000), std::size_t(40000), n}) {
+      const auto cut = dir / (std::string("cut") + ext);
+      MuonWriter w(cut, OutputLayout{false, false});
+      for (std::size_t b = 0; b < n; b += step) w.append(slice(all, b, std::min(n, b + step)));
+      w.commit();
+      EXPECT_EQ(slurp(cut), slurp(one)) << ext << " step " << step;
+    }
+    std::size_t kept = 0;
+    for (auto s : all.status) kept += s == 0;
+    const io::ColumnTable t = io::read_table(one);
+    ASSERT_EQ(t.rows(), kept);
+    EXPECT_EQ(t.at(0, 0), 10);  // ids are first_id + row; id 12 (status 1) is left out
+    EXPECT_EQ(t.at(2, 0), 13);
+    EXPECT_EQ(t.at(2, 2), -13.0f);  // py = -id, as float
+    EXPECT_EQ(t.at(2, 8), 1.0 / 3 + 13.0f);  // weight keeps double precision
+  }
+}
+
+TEST(MuonReader, ChunksMatchTheWholeFileAndErrorsNameTheLine) {
+  const auto dir = work_dir();
+  const auto csv = dir / "mu.csv";
+  write_muon_csv(csv, 5000);
+  const MuonBatch whole = read_muons(csv);
+  ASSERT_EQ(whole.size(), 5000u);
+  MuonReader reader(csv, 2);
+  EXPECT_EQ(reader.rows(), 5000u);
+  reader.seek(1234);
+  MuonBatch part;
+  std::size_t row = 1234;
+  while (reader.read(777, part)) {
+    for (std::size_t i = 0; i < part.size(); ++i, ++row) {
+      ASSERT_EQ(part.pz[i], whole.pz[row]) << row;
+      ASSERT_EQ(part.weight[i], whole.weight[row]) << row;
+      ASSERT_EQ(part.pdg[i], whole.pdg[row]) << row;
+    }
+  }
+  EXPECT_EQ(row, 5000u);
+
+  // A bad value deep in the file: its line (header on line 2, two extra
+  // lines half way) is named whatever the chunk.
+  std::string text = slurp(csv);
+  const std::size_t at = text.find("\n", text.find("\n", text.size() - 200) + 1);
+  text.insert(at + 1, "0,0,5,0,0,0,11,1\n");
+  std::ofstream(dir / "bad.csv") << text;
+  const std::size_t bad_line = std::count(text.begin(), text.begin() + at + 1, '\n') + 1;
+  for (std::size_t chunk : {std::size_t(100), std::size_t(100000)}) {
+    MuonReader r(dir / "bad.csv", 2);
+    std::string msg;
+    try {
+      while (r.read(chunk, part)) {
+      }
+    } catch (const Error& e) {
+      msg = e.what();
+    }
+    EXPECT_NE(msg.find("bad.csv line " + std::to_string(bad_line) + ", column pdg"), std::string::npos)
+        << msg;
+  }
+}
+
+class StreamRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
+    // One folder per test: ctest runs them in parallel.
+    dir_ = work_dir() / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    table_ = test::test_table_cache().path_for("G4_Fe", 0.02);
+    test::test_table("G4_Fe");
+    std::ofstream(dir_ / "geo.json") << R"({
+      "world": {"min": [-5, -5, -1], "max": [5, 5, 12], "material": "vacuum"},
+      "volumes": [{"name": "slab", "shape": "box", "min": [-5, -5, 0], "max": [5, 5, 3],
+                   "material": "G4_Fe", "field": [0, 1.5, 0]}],
+      "sensitive_planes": [{"z": 10.0, "x": [-1, 1], "y": [-1, 1]}]})";
+    write_muon_csv(dir_ / "mu.csv", 6000);
+  }
+  std::string args(const std::string& in, const std::filesystem::path& out) const {
+    return " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" + in + "' --out '" +
+           out.string() + "' --tables '" + table_.string() + "' --backend cpu --seed 3";
+  }
+  // `a` is the command after the binary (" run ..." or " physics ...").
+  int run(const std::string& prefix, const std::string& a) const {
+    const std::string cmd = prefix + std::string(FASTMU_BINARY) + a + " > '" +
+                            (dir_ / "log.txt").string() + "' 2>&1";
+    return std::system(cmd.c_str());
+  }
+  std::string log() const { return slurp(dir_ / "log.txt"); }
+  std::filesystem::path dir_, table_;
+};
+
+TEST_F(StreamRun, SameOutputForAnyChunkSizeAndMemoryBound) {
+  const std::string in = (dir_ / "mu.csv").string();
+  for (const char* ext : {".csv", ".h5"}) {
+    const auto ref = dir_ / (std::string("ref") + ext);
+    ASSERT_EQ(run("", args(in, ref) + " --chunk-rows 1000000"), 0) << log();
+    const std::string expected = slurp(ref);
+    EXPECT_GT(expected.size(), 1000u);
+    for (const char* extra : {" --chunk-rows 999 --threads 1", " --max-memory 300MB"}) {
+      const auto out = dir_ / (std::string("out") + ext);
+      ASSERT_EQ(run("", args(in, out) + extra), 0) << log();
+      EXPECT_EQ(slurp(out), expected) << ext << extra;
+    }
+  }
+  // Stopped muons are left out unless --all.
+  EXPECT_LT(io::read_table(dir_ / "ref.csv").rows(), 6000u);
+  // A bound that the tables alone exceed: one line, no output.
+  const auto none = dir_ / "none.csv";
+  std::filesystem::remove(none);
+  EXPECT_NE(run("", args(in, none) + " --max-memory 1MB"), 0);
+  EXPECT_NE(log().find("--max-memory"), std::string::npos) << log();
+  EXPECT_FALSE(std::filesystem::exists(none));
+}
+
+TEST_F(StreamRun, TwoMpiRanksWriteTheOneProcessFile) {
+#ifndef FASTMU_MPIEXEC
+  GTEST_SKIP() << "built without MPI";
+#else
+  if (!std::filesystem::exists(FASTMU_MPIEXEC)) GTEST_SKIP() << FASTMU_MPIEXEC << " not found";
+  const std::string mpirun = std::string(FASTMU_MPIEXEC) + " -np 2 --oversubscribe --allow-run-as-root ";
+  const std::string in = (dir_ / "mu.csv").string();
+  for (const char* ext : {".h5", ".csv"}) {
+    const auto one = dir_ / (std::string("one") + ext);
+    const auto two = dir_ / (std::string("two") + ext);
+    ASSERT_EQ(run("", args(in, one) + " --all"), 0) << log();
+    ASSERT_EQ(run(mpirun, args(in, two) + " --all --threads 1 --chunk-rows 1000"), 0) << log();
+    EXPECT_NE(log().find("x 2 ranks"), std::string::npos) << log();
+    EXPECT_EQ(slurp(two), slurp(one)) << ext;
+  }
+  // `fastmu physics sample` spread over ranks: the one-process file.
+  const std::string sample = " physics sample --material G4_Fe --p 5 --p-max 50 --step 0.02 --n 3000 --out '";
+  ASSERT_EQ(run("", sample + (dir_ / "s1.h5").string() + "'"), 0) << log();
+  ASSERT_EQ(run(mpirun, sample + (dir_ / "s2.h5").string() + "' --threads 1"), 0) << log();
+  EXPECT_EQ(slurp(dir_ / "s2.h5"), slurp(dir_ / "s1.h5"));
+  EXPECT_EQ(io::read_table(dir_ / "s2.h5").rows(), 3000u);
+
+  // A bad row in rank 1's share: one error line, non-zero exit, no output.
+  std::string text = slurp(dir_ / "mu.csv");
+  text += "0,0,5,0,0,0,11,1\n";
+  std::ofstream(dir_ / "bad.csv") << text;
+  const auto bad_out = dir_ / "bad_out.h5";
+  std::filesystem::remove(bad_out);
+  EXPECT_NE(run(mpirun, args((dir_ / "bad.csv").string(), bad_out) + " --threads 1"), 0);
+  EXPECT_NE(log().find("column pdg"), std::string::npos) << log();
+  EXPECT_FALSE(std::filesystem::exists(bad_out));
+  // Joined or not, no part files is left next to the output.
+  for (const auto& e : std::filesystem::directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().filename().string().find(".part"), std::string::npos) << e.path();
+  }
+#endif
+}
+
+}  // namespace
+}  // namespace fastmu
