@@ -129,6 +129,10 @@ void print_stats(const TransportResult& r, const TransportStats& st, int threads
 // `run --engine detailed`: the detailed engine through the same geometry,
 // muons and output (CPU, all cores; no tables).
 void run_detailed_files(const RunArgs& a) {
+  if (mpi::active()) {
+    throw Error("--engine detailed: not split over MPI ranks yet; run it as one process (it uses "
+                "all cores)");
+  }
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
   const GeometryParams geometry = GeometryParams::from_json_file(a.geometry, materials);
