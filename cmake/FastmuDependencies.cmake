@@ -4,15 +4,29 @@ find_package(HDF5 REQUIRED COMPONENTS C)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(nlohmann_json 3.10 CONFIG REQUIRED)
 find_package(fmt CONFIG REQUIRED)
+find_package(pugixml CONFIG REQUIRED)  # GDML geometry (libpugixml-dev)
 
+# Random123 is header-only; the installed package (cmake/fastmuConfig.cmake.in)
+# finds it again the same way.
 find_path(RANDOM123_INCLUDE_DIR Random123/philox.h REQUIRED)
 add_library(fastmu_random123 INTERFACE)
-target_include_directories(fastmu_random123 SYSTEM INTERFACE ${RANDOM123_INCLUDE_DIR})
+target_include_directories(fastmu_random123 SYSTEM INTERFACE $<BUILD_INTERFACE:${RANDOM123_INCLUDE_DIR}>)
+set_target_properties(fastmu_random123 PROPERTIES EXPORT_NAME random123)
 
+# HDF5 through FindHDF5's variables in the build tree, through its imported
+# target hdf5::hdf5 in an installed fastmu package (no build machine paths).
 add_library(fastmu_hdf5 INTERFACE)
-target_include_directories(fastmu_hdf5 SYSTEM INTERFACE ${HDF5_C_INCLUDE_DIRS} ${HDF5_INCLUDE_DIRS})
-target_link_libraries(fastmu_hdf5 INTERFACE ${HDF5_C_LIBRARIES} ${HDF5_LIBRARIES})
-target_compile_definitions(fastmu_hdf5 INTERFACE ${HDF5_C_DEFINITIONS} ${HDF5_DEFINITIONS})
+set_target_properties(fastmu_hdf5 PROPERTIES EXPORT_NAME hdf5)
+foreach(_dir IN LISTS HDF5_C_INCLUDE_DIRS HDF5_INCLUDE_DIRS)
+  target_include_directories(fastmu_hdf5 SYSTEM INTERFACE $<BUILD_INTERFACE:${_dir}>)
+endforeach()
+foreach(_lib IN LISTS HDF5_C_LIBRARIES HDF5_LIBRARIES)
+  target_link_libraries(fastmu_hdf5 INTERFACE $<BUILD_INTERFACE:${_lib}>)
+endforeach()
+foreach(_def IN LISTS HDF5_C_DEFINITIONS HDF5_DEFINITIONS)
+  target_compile_definitions(fastmu_hdf5 INTERFACE $<BUILD_INTERFACE:${_def}>)
+endforeach()
+target_link_libraries(fastmu_hdf5 INTERFACE $<INSTALL_INTERFACE:hdf5::hdf5>)
 
 if(FASTMU_BUILD_TESTS)
   find_package(GTest REQUIRED)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes examples/ship_warm.json and examples/ship_hybrid.json, the SHiP-like
-active muon shield of /work/shared/specs/ship-like-muon-shield.md, as fastmu
+active muon shield of docs/ship-like-muon-shield.md, as fastmu
 geometry files (interfaces.md "Geometry (JSON)"). Standard library only.
 
 The C++ function fastmu::make_ship_shield_json (src/fastmu/geometry/ShipShield.cc,

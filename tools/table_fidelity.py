@@ -6,7 +6,7 @@ does) reproduce the samples it was built from? For each Geant4 sphere sample
 of the quantiles of -dPz/P and dPt/P.
 
 usage: PYTHONPATH=build/python /usr/bin/python3 tools/table_fidelity.py \
-           [--fastmu build/fastmu] [--reference ../shared/reference/geant4]
+           [--fastmu build/fastmu] [--reference $FASTMU_REFERENCE_DIR]
 """
 import argparse
 import os
@@ -20,7 +20,8 @@ import fastmu
 here = os.path.dirname(os.path.abspath(__file__))
 ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 ap.add_argument("--fastmu", default=os.path.join(here, "..", "build", "fastmu"))
-ap.add_argument("--reference", default=os.path.join(here, "..", "..", "shared", "reference", "geant4"))
+ap.add_argument("--reference", default=os.environ.get(
+    "FASTMU_REFERENCE_DIR", os.path.join(here, "..", "..", "shared", "reference", "geant4")))
 args = ap.parse_args()
 
 qs = [10, 25, 50, 75, 90, 99]

@@ -1,8 +1,40 @@
 #!/usr/bin/env bash
-# Builds fastmu with its tests (and the CUDA backend when nvcc is present) and runs the whole suite.
+# CI (called by .ci/run): format check; the Release build (CUDA when nvcc is
+# present) with the whole test suite; a second build with clang,
+# AddressSanitizer + UndefinedBehaviorSanitizer (CUDA, Python and benchmarks
+# off) running the C++ tests; and the libFuzzer targets of that build, each
+# for FASTMU_FUZZ_SECONDS (default 30) on its seed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+jobs=$(nproc)
+step() { printf '\n== %s (%(%H:%M:%S)T)\n' "$1" -1; }
+
+step "dependencies"
 bash tools/install-deps.sh
+if command -v ccache > /dev/null; then
+  export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+fi
+
+step "format check"
+bash tools/check-format.sh
+
+step "Release build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)"
-ctest --test-dir build --output-on-failure -j"$(nproc)"
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+step "sanitizer build (clang, ASan + UBSan) and its C++ tests"
+cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DFASTMU_ENABLE_CUDA=OFF -DFASTMU_BUILD_PYTHON=OFF -DFASTMU_BUILD_BENCH=OFF \
+  -DFASTMU_SANITIZERS=address,undefined -DFASTMU_BUILD_FUZZERS=ON
+cmake --build build-sanitize -j"$jobs"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# The packaging tests install and link outside the build: they ran above.
+ctest --test-dir build-sanitize --output-on-failure -j"$jobs" -LE packaging
+
+step "fuzzers"
+bash tools/fuzz.sh build-sanitize "${FASTMU_FUZZ_SECONDS:-30}"
+step "done"

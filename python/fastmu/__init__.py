@@ -17,13 +17,14 @@ RuntimeError) with the same one-line message as the command line.
 """
 
 from . import _fastmu  # noqa: F401 - the extension, for advanced use
-from ._fastmu import Error, FieldMap, Geometry, Table, __version__, have_cuda, cuda_available
+from ._fastmu import (Error, FieldMap, Geometry, Table, __version__, have_cuda, cuda_available,
+                      read_muons)
 from . import examples, materials, physics, ship
 from .tables import build_table, load_table, table_cache_dir
 from .transport import transport, is_device_array, STATUS
 
 __all__ = [
     "Error", "FieldMap", "Geometry", "Table", "STATUS",
-    "build_table", "load_table", "table_cache_dir", "transport", "is_device_array",
+    "build_table", "load_table", "read_muons", "table_cache_dir", "transport", "is_device_array",
     "examples", "materials", "physics", "ship", "have_cuda", "cuda_available", "__version__",
 ]

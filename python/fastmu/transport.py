@@ -11,6 +11,8 @@ and come back as arrays of the same library on the same device, without a
 copy through host memory (see _transport_device).
 """
 
+import os
+
 import numpy as np
 
 from . import _fastmu
@@ -84,7 +86,8 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
 
     muons: (N, 8) array px, py, pz [GeV/c], x, y, z [m], pdg (13 = mu-,
       -13 = mu+), weight (carried through); (N, 7) means weight 1. float32 or
-      float64. Row i is muon id i, which keys its random numbers: results do
+      float64. A path (str or os.PathLike) is read as `fastmu run --muons`
+      reads it (CSV, or HDF5 dataset `muons`; see fastmu.read_muons). Row i is muon id i, which keys its random numbers: results do
       not depend on the thread count or the backend's batching.
     geometry: a fastmu.Geometry, a dict with the JSON layout, or a JSON path.
     tables: None, a Table or table file, a list of them, or a dict
@@ -111,7 +114,8 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     Returns a dict of arrays, one entry per muon: id (int64), px, py, pz, x,
     y, z (float32), pdg (int32), weight (float64), status (int32, see
     fastmu.STATUS) and, when the geometry has several sensitive planes,
-    plane (int32, -1 if none). Bad input raises fastmu.Error.
+    plane (int32, -1 if none); with all=True from host arrays also steps
+    (int32, the steps each muon took). Bad input raises fastmu.Error.
     """
     geometry = _as_geometry(geometry)
     if engine == "detailed":
@@ -136,6 +140,8 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
                    max_steps=int(max_steps), all=bool(all), threads=int(threads))
     if int(gpus) < 0:
         raise Error(f"--gpus: {gpus} is negative")
+    if isinstance(muons, str) or hasattr(muons, "__fspath__"):
+        muons = _fastmu.read_muons(os.fspath(muons))
     if is_device_array(muons):
         return _transport_device(muons, geometry, tables, cache, backend, field_map, options)
     options["gpus"] = int(gpus)

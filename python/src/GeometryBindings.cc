@@ -13,6 +13,8 @@
 #include "Bindings.hh"
 #include "GeometryHandle.hh"
 #include "fastmu/core/Error.hh"
+#include "fastmu/geometry/GdmlReader.hh"
+#include "fastmu/geometry/GdmlWriter.hh"
 
 namespace fastmu::python {
 
@@ -26,6 +28,13 @@ std::shared_ptr<GeometryHandle> from_file(const std::filesystem::path& path) {
   auto h = std::make_shared<GeometryHandle>();
   h->materials = python_materials();  // the geometry's own materials land in this copy
   h->params = std::make_shared<GeometryParams>(GeometryParams::from_json_file(path, h->materials));
+  return h;
+}
+
+std::shared_ptr<GeometryHandle> from_gdml(const std::filesystem::path& path) {
+  auto h = std::make_shared<GeometryHandle>();
+  h->materials = python_materials();
+  h->params = std::make_shared<GeometryParams>(geometry_from_gdml_file(path, h->materials));
   return h;
 }
 
@@ -87,6 +96,15 @@ void bind_geometry(py::module_& m) {
           py::arg("geometry"), py::arg("base_dir") = py::none(),
           "Validates a geometry given as a dict with the JSON layout; a relative field-map "
           "path is resolved against base_dir (default: the current folder).")
+      .def_static("from_gdml", &from_gdml, py::arg("path"),
+                  "Reads a GDML geometry (box, trd, trap, arb8; rotations about z) and its sidecar "
+                  "path + '.json' (sensitive_planes, field_map) if present; see docs/geometry.md.")
+      .def(
+          "to_gdml",
+          [](const GeometryHandle& h, const std::filesystem::path& path) {
+            write_gdml(*h.params, h.materials, path);
+          },
+          py::arg("path"), "Writes the geometry as GDML for Geant4 (plus path + '.json' for planes/field map).")
       .def_static("from_json_text", &from_text, py::arg("text"), py::arg("source") = "<json>",
                   py::arg("base_dir") = py::none(), "Validates a geometry given as JSON text.")
       .def_property_readonly("source", [](const GeometryHandle& h) { return h.params->source(); })

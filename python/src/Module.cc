@@ -6,6 +6,7 @@
 
 #include "Bindings.hh"
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Version.hh"
 
 namespace py = pybind11;
 

@@ -25,6 +25,7 @@
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/DetailedTransport.hh"
+#include "fastmu/transport/MuonIO.hh"
 #include "fastmu/transport/Transport.hh"
 
 namespace fastmu::python {
@@ -149,7 +150,7 @@ py::dict result_to_dict(TransportResult&& r, bool all, bool with_plane) {
   if (all) {
     py::array_t<std::int64_t> id(static_cast<py::ssize_t>(n));
     auto* p = id.mutable_data();
-    for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::int64_t>(r.first_id + i);
+    for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::int64_t>(r.id_of(i));
     const std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(n)};
     out["id"] = id;
     out["px"] = adopt_vector(std::move(m.px), shape);
@@ -162,6 +163,8 @@ py::dict result_to_dict(TransportResult&& r, bool all, bool with_plane) {
     out["weight"] = adopt_vector(std::move(m.weight), shape);
     out["status"] = adopt_vector(std::move(r.status), shape);
     if (with_plane) out["plane"] = adopt_vector(std::move(r.plane), shape);
+    // Steps taken per muon (where the transport spends its time).
+    if (r.steps.size() == n) out["steps"] = adopt_vector(std::move(r.steps), shape);
     return out;
   }
   const auto at_plane = static_cast<std::int32_t>(MuonStatus::at_plane);
@@ -178,7 +181,7 @@ py::dict result_to_dict(TransportResult&& r, bool all, bool with_plane) {
   py::ssize_t j = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (r.status[i] != at_plane) continue;
-    o_id[j] = static_cast<std::int64_t>(r.first_id + i);
+    o_id[j] = static_cast<std::int64_t>(r.id_of(i));
     o_px[j] = m.px[i], o_py[j] = m.py[i], o_pz[j] = m.pz[i];
     o_x[j] = m.x[i], o_y[j] = m.y[i], o_z[j] = m.z[i];
     o_pdg[j] = m.pdg[i], o_w[j] = m.weight[i], o_status[j] = r.status[i], o_plane[j] = r.plane[i];
@@ -195,6 +198,26 @@ py::dict result_to_dict(TransportResult&& r, bool all, bool with_plane) {
 }  // namespace
 
 void bind_transport(py::module_& m) {
+  m.def(
+      "read_muons",
+      [](const std::filesystem::path& path) {
+        MuonBatch b;
+        {
+          py::gil_scoped_release release;
+          b = read_muons(path);
+        }
+        py::array_t<double> out({static_cast<py::ssize_t>(b.size()), py::ssize_t{8}});
+        double* d = out.mutable_data();
+        for (std::size_t i = 0; i < b.size(); ++i) {
+          const double row[8] = {b.px[i], b.py[i], b.pz[i], b.x[i], b.y[i], b.z[i],
+                                 static_cast<double>(b.pdg[i]), b.weight[i]};
+          std::copy(row, row + 8, d + 8 * i);
+        }
+        return out;
+      },
+      py::arg("path"),
+      "Reads a muon file as `fastmu run --muons` does (CSV, or HDF5 dataset `muons`) into an "
+      "(N, 8) float64 array px,py,pz,x,y,z,pdg,weight.");
   m.def(
       "_transport",
       [](const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,

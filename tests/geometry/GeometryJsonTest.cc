@@ -69,6 +69,18 @@ TEST(GeometryJson, VacuumAliasAndDefaults) {
   EXPECT_EQ(g.volumes()[0].field, (std::array<double, 3>{0, 0, 0}));
 }
 
+TEST(GeometryJson, PerMaterialSteps) {
+  auto doc = world_doc("vacuum");
+  doc["steps"] = {{"G4_W", 0.004}, {"vacuum", 0.5}};
+  const GeometryParams g = load(doc);
+  EXPECT_EQ(g.material_steps().at("G4_W"), 0.004);
+  EXPECT_EQ(g.material_steps().at("G4_Galactic"), 0.5);  // canonical name
+  doc["steps"] = {{"G4_W", -1.0}};
+  EXPECT_TRUE(has(load_error(doc), "geom.json: steps.G4_W: step must be a positive length (m)"));
+  doc["steps"] = {{"G4_Unobtainium", 0.01}};
+  EXPECT_TRUE(has(load_error(doc), "unknown material 'G4_Unobtainium'"));
+}
+
 TEST(GeometryJson, ErrorsNameTheFileAndPath) {
   {
     auto doc = world_doc();

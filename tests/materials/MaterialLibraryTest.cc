@@ -175,9 +175,27 @@ TEST(MaterialLibrary, CompoundsFromAtomCounts) {
   EXPECT_LT(builtin_materials().find("G4_Galactic").density_g_cm3, 1e-20);
 }
 
+TEST(MaterialLibrary, FractionsWithinGeant4ToleranceNeedNoWarning) {
+  MaterialLibrary lib;
+  testing::internal::CaptureStderr();
+  lib.add_custom("ok", 7.9, {{"Fe", 0.7}, {"Cr", 0.2}, {"Ni", 0.1005}});  // sum 1.0005
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  testing::internal::CaptureStderr();
+  lib.add_custom("short", 7.9, {{"Fe", 0.7}, {"Cr", 0.2}});  // sum 0.9
+  const std::string w = testing::internal::GetCapturedStderr();
+  EXPECT_NE(w.find("material 'short': mass fractions sum to 0.9, not 1"), std::string::npos) << w;
+  EXPECT_EQ(std::count(w.begin(), w.end(), '\n'), 1);
+  EXPECT_NEAR(fraction_of(lib.find("short"), 26), 0.7 / 0.9, 1e-12);
+}
+
 TEST(MaterialLibrary, CustomMixtureUsesBraggRuleAndGeneralFormulas) {
   MaterialLibrary lib = builtin_materials();
+  // Relative weights are normalised, with Geant4's one-line warning.
+  testing::internal::CaptureStderr();
   const Material& m = lib.add_custom("my_steel", 7.9, {{"Fe", 7}, {"Cr", 2}, {"Ni", 1}});
+  const std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(warning, "fastmu: warning: material 'my_steel': mass fractions sum to 10, not 1; "
+                     "normalised to 1\n");
   EXPECT_EQ(&lib.find("my_steel"), &m);
   EXPECT_FALSE(builtin_materials().contains("my_steel"));  // the copy only
   EXPECT_NEAR(fraction_of(m, 26), 0.7, 1e-12);

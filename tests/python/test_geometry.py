@@ -78,3 +78,34 @@ def test_bad_json_file(tmp_path):
         fastmu.Geometry.from_json(path)
     with pytest.raises(fastmu.Error, match="nothere.json"):
         fastmu.Geometry.from_json(tmp_path / "nothere.json")
+
+
+def test_gdml_round_trip(tmp_path):
+    doc = {"world": BOX_WORLD,
+           "materials": {"Steel2": {"density": 7.8, "composition": {"Fe": 0.99, "C": 0.01}}},
+           "volumes": [slab("a", 0, 2, "Steel2", field=[0, 1.7, 0]),
+                       {"name": "w", "shape": "arb8", "z_center": 6, "dz": 1, "material": "G4_Fe",
+                        "vertices": [[-1, -1], [1, -1], [1, 1], [-1, 1],
+                                     [-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]}],
+           "sensitive_planes": [{"z": 10, "x": [-1, 1], "y": [-2, 2]}]}
+    g1 = fastmu.Geometry.from_dict(doc)
+    path = tmp_path / "g.gdml"
+    g1.to_gdml(path)
+    assert (tmp_path / "g.gdml.json").exists()
+    g2 = fastmu.Geometry.from_gdml(path)
+    assert g2.material_names == g1.material_names
+    assert g2.world_min == pytest.approx(g1.world_min, abs=1e-12)
+    assert g2.world_max == pytest.approx(g1.world_max, abs=1e-12)
+    assert g2.sensitive_planes == g1.sensitive_planes
+    for a, b in zip(g1.volumes, g2.volumes):
+        assert a["name"] == b["name"] and a["material"] == b["material"]
+        assert b["field"] == pytest.approx(a["field"])
+        assert b["min"] == pytest.approx(a["min"], abs=1e-12)
+        assert b["max"] == pytest.approx(a["max"], abs=1e-12)
+
+
+def test_gdml_error_names_line(tmp_path):
+    path = tmp_path / "bad.gdml"
+    path.write_text('<?xml version="1.0"?>\n<gdml>\n<solids>\n<sphere name="s"/>\n</solids>\n</gdml>\n')
+    with pytest.raises(Exception, match=r"bad.gdml:4: <sphere>: unsupported solid"):
+        fastmu.Geometry.from_gdml(path)

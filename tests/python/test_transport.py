@@ -21,7 +21,8 @@ def momentum(out):
 
 def test_iron_block(fe_table, iron_block):
     out = fastmu.transport(muons(2000), iron_block, tables=[fe_table], all=True, cache=False)
-    assert list(out) == KEYS
+    assert list(out) == KEYS + ["steps"]
+    assert out["steps"].dtype == np.int32 and np.all(out["steps"] >= 1)
     assert out["id"].dtype == np.int64 and out["px"].dtype == np.float32
     assert out["pdg"].dtype == np.int32 and out["weight"].dtype == np.float64
     assert out["status"].dtype == np.int32
@@ -138,9 +139,12 @@ def test_several_planes_give_plane_column(fe_table):
 def test_tables_from_cache(iron_block, tmp_path):
     out = fastmu.transport(muons(20), iron_block, all=True, cache=tmp_path)
     assert out["status"].shape == (20,)
-    files = list(tmp_path.glob("G4_Fe_*.h5"))
-    assert len(files) == 1
-    assert fastmu.load_table(files[0]).info["samples"] == 95 * 2000  # FASTMU_CACHE_SAMPLES
+    # The 2 cm table and its ladder (transport/StepLengths.hh): 10, 5, 2.5, 1.25 mm.
+    # (File names: material, step and a hash of everything that made the table.)
+    files = sorted(tmp_path.glob("G4_Fe_step*mm_*_v1.h5"))
+    tables = {round(fastmu.load_table(f).info["step"] * 1000, 3): fastmu.load_table(f) for f in files}
+    assert sorted(tables) == [1.25, 2.5, 5.0, 10.0, 20.0]
+    assert tables[20.0].info["samples"] == 95 * 2000
     assert str(fastmu.table_cache_dir(tmp_path)) == str(tmp_path)
 
 
@@ -166,8 +170,9 @@ def test_bad_options(fe_table, iron_block):
         fastmu.transport(m, iron_block, tables=[fe_table], backend="tpu", cache=False)
     with pytest.raises(fastmu.Error, match="G4_Fe"):
         fastmu.transport(m, iron_block, tables=[], cache=False)
+    # A table sets its material's step (any --step); a non-positive step is an error.
     with pytest.raises(fastmu.Error, match="step"):
-        fastmu.transport(m, iron_block, tables=[fe_table], step=0.05, cache=False)
+        fastmu.transport(m, iron_block, tables=[fe_table], step=-0.05, cache=False)
     with pytest.raises(fastmu.Error, match="two tables"):
         fastmu.transport(m, iron_block, tables=[fe_table, fe_table], cache=False)
     with pytest.raises(fastmu.Error, match="G4_CONCRETE"):

@@ -40,9 +40,11 @@ fs::path temp_dir(const std::string& tag) {
 }  // namespace
 
 TEST(TableCache, FileNamesAndFolders) {
-  EXPECT_EQ(TableCache::file_name("G4_Fe", 0.02), "G4_Fe_step20mm_v1.h5");
-  EXPECT_EQ(TableCache::file_name("G4_STAINLESS-STEEL", 0.0025), "G4_STAINLESS-STEEL_step2.5mm_v1.h5");
-  EXPECT_EQ(TableCache::file_name("my steel/1", 0.1), "my_steel_1_step100mm_v1.h5");
+  // 16 hex digits of SHA-256("k") = 8254c329a92850f6...
+  EXPECT_EQ(TableCache::file_name("G4_Fe", 0.02, "k"), "G4_Fe_step20mm_8254c329a92850f6_v1.h5");
+  EXPECT_EQ(TableCache::file_name("G4_STAINLESS-STEEL", 0.0025, "k"),
+            "G4_STAINLESS-STEEL_step2.5mm_8254c329a92850f6_v1.h5");
+  EXPECT_EQ(TableCache::file_name("my steel/1", 0.1, "k"), "my_steel_1_step100mm_8254c329a92850f6_v1.h5");
   {
     EnvGuard a("FASTMU_CACHE", "/some/where");
     EXPECT_EQ(TableCache::default_dir(), fs::path("/some/where"));
@@ -72,30 +74,119 @@ TEST(TableCache, FileNamesAndFolders) {
   }
 }
 
-TEST(TableCache, FindsExistingTablesByMaterialAndStep) {
+TEST(TableCache, FindsExistingTablesByKey) {
   const auto dir = temp_dir("find");
   fs::create_directories(dir);
   test::SyntheticSource source;
-  TableBuildOptions o;
+  TableCache cache(dir);
+  TableBuildOptions& o = cache.build_options();
   o.p_min = 1;
   o.p_max = 10;
   o.p_bins = 2;
   o.samples_per_bin = 1000;
   o.hist_bins = 8;
-  write_table_file(dir / TableCache::file_name("G4_Fe", 0.02),
-                   build_table(test::synthetic_metadata(), o, source));
-  TableCache cache(dir);
   Material fe;
   fe.name = "G4_Fe";
+  TableParams made = build_table(test::synthetic_metadata(), o, source);
+  made.set_cache_key(TableCache::key(fe, o));
+  write_table_file(cache.path_for(fe, 0.02), made);
   const auto t = cache.get(fe, 0.02, false);
   ASSERT_TRUE(t);
   EXPECT_EQ(t->n_pbins(), 2);
+  EXPECT_EQ(t->metadata().cache_key, TableCache::key(fe, o));
   EXPECT_EQ(cache.get(fe, 0.02, false).get(), t.get());  // memoised
   // A file under the right name but for another material is refused.
   Material cu;
   cu.name = "G4_Cu";
-  fs::copy_file(dir / TableCache::file_name("G4_Fe", 0.02), dir / TableCache::file_name("G4_Cu", 0.02));
+  fs::copy_file(cache.path_for(fe, 0.02), cache.path_for(cu, 0.02));
   EXPECT_THROW(cache.get(cu, 0.02, false), Error);
+  fs::remove_all(dir);
+}
+
+// The key changes with everything that makes a table.
+TEST(TableCache, KeyCoversWhatMadeTheTable) {
+  const Material& fe = builtin_materials().find("G4_Fe");
+  const TableBuildOptions base;
+  const std::string k = TableCache::key(fe, base);
+  EXPECT_NE(k.find("G4_Fe"), std::string::npos) << k;
+  EXPECT_NE(k.find("detailed engine"), std::string::npos) << k;
+  std::vector<TableBuildOptions> changed(8, base);
+  changed[0].step_m = 0.05;
+  changed[1].samples_per_bin = 2000;
+  changed[2].p_bins = 40;
+  changed[3].hist_bins = 50;
+  changed[4].binning = MomentumBinning::uniform;
+  changed[5].seed = 2;
+  changed[6].charge = 1;
+  changed[7].p_max = 100;
+  for (const auto& o : changed) EXPECT_NE(TableCache::key(fe, o), k);
+  Material denser = fe;
+  denser.density_g_cm3 *= 1 + 1e-12;
+  EXPECT_NE(TableCache::key(denser, base), k);
+  Material other_i = fe;
+  other_i.mean_excitation_ev += 1;
+  EXPECT_NE(TableCache::key(other_i, base), k);
+}
+
+// A cached file whose stored key differs from the run's (here: made with
+// fewer samples per bin, then copied under the run's name) is rebuilt, not used.
+TEST(TableCache, RebuildsForeignEntries) {
+  const auto dir = temp_dir("foreign");
+  TableCache cache(dir);
+  auto& o = cache.build_options();
+  o.p_min = 1;
+  o.p_max = 10;
+  o.p_bins = 2;
+  o.samples_per_bin = 300;
+  o.hist_bins = 6;
+  o.threads = 2;
+  const Material& fe = builtin_materials().find("G4_Fe");
+  const auto few = cache.get(fe, 0.02, false);
+  const auto few_path = cache.path_for(fe, 0.02);
+  o.samples_per_bin = 400;
+  const auto path = cache.path_for(fe, 0.02);
+  ASSERT_NE(path, few_path);
+  fs::copy_file(few_path, path);
+  TableCache fresh(dir);
+  fresh.build_options() = o;
+  const auto t = fresh.get(fe, 0.02, false);
+  EXPECT_EQ(t->data().samples_per_bin[0], 400u);
+  EXPECT_EQ(t->metadata().cache_key, TableCache::key(fe, [&] {
+              TableBuildOptions k = o;
+              k.step_m = 0.02;
+              return k;
+            }()));
+  EXPECT_EQ(load_table(path, 0.02).data().samples_per_bin[0], 400u);  // rewritten
+  EXPECT_EQ(few->data().samples_per_bin[0], 300u);
+  fs::remove_all(dir);
+}
+
+// Two geometries that define a custom material of the same name differently
+// get different tables.
+TEST(TableCache, SameNameOtherDefinitionGetsItsOwnTable) {
+  const auto dir = temp_dir("custom");
+  TableCache cache(dir);
+  auto& o = cache.build_options();
+  o.p_min = 1;
+  o.p_max = 10;
+  o.p_bins = 2;
+  o.samples_per_bin = 300;
+  o.hist_bins = 6;
+  o.threads = 2;
+  MaterialLibrary first, second;
+  const Material& a = first.add_custom("my_steel", 7.9, {{"Fe", 0.7}, {"Cr", 0.2}, {"Ni", 0.1}});
+  const Material& b = second.add_custom("my_steel", 2.0, {{"Fe", 0.5}, {"C", 0.5}});
+  const auto ta = cache.get(a, 0.02, false);
+  const auto tb = cache.get(b, 0.02, false);
+  EXPECT_NE(ta.get(), tb.get());
+  EXPECT_NE(cache.path_for(a, 0.02), cache.path_for(b, 0.02));
+  EXPECT_NE(ta->metadata().material_definition, tb->metadata().material_definition);
+  // Less material per step: less loss.
+  EXPECT_LT(tb->data().mean_loss[1], 0.5 * ta->data().mean_loss[1]);
+  // Back to the first definition: its own table again, from the file.
+  TableCache again(dir);
+  again.build_options() = o;
+  EXPECT_EQ(again.get(a, 0.02, false)->data().counts, ta->data().counts);
   fs::remove_all(dir);
 }
 
@@ -113,13 +204,13 @@ TEST(TableCache, BuildsMissingTablesWithTheEngine) {
   const Material& fe = builtin_materials().find("G4_Fe");
   const auto t = cache.get(fe, 0.02, false);
   ASSERT_TRUE(t);
-  EXPECT_TRUE(fs::exists(dir / "G4_Fe_step20mm_v1.h5"));
+  EXPECT_TRUE(fs::exists(cache.path_for(fe, 0.02)));
   EXPECT_EQ(t->data().samples_per_bin[0], 500u);
   // 2 cm of iron at a few GeV/c: ionisation loss about 25-30 MeV.
   const double mean_dp = t->data().mean_loss[1] * t->data().p_centres[1];
   EXPECT_GT(mean_dp, 0.015);
   EXPECT_LT(mean_dp, 0.05);
-  const TableParams again = load_table(dir / "G4_Fe_step20mm_v1.h5", 0.02);
+  const TableParams again = load_table(cache.path_for(fe, 0.02), 0.02);
   EXPECT_EQ(again.data().counts, t->data().counts);
   fs::remove_all(dir);
 }

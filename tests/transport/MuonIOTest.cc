@@ -7,6 +7,7 @@
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/ColumnTable.hh"
+#include "fastmu/io/Hdf5.hh"
 #include "fastmu/transport/MuonIO.hh"
 
 namespace fastmu {
@@ -66,6 +67,46 @@ TEST(MuonIO, BadInputNamesFileLineAndColumn) {
   const std::string e3 = error_of(missing);
   EXPECT_NE(e3.find("missing.csv"), std::string::npos) << e3;
   EXPECT_NE(e3.find("pz"), std::string::npos) << e3;
+}
+
+// An HDF5 file as the interfaces spec describes it (and as h5py writes it):
+// one 2-D float dataset `muons`, no attributes, columns px,py,pz,x,y,z,pdg[,weight].
+template <class T>
+std::filesystem::path spec_hdf5(const std::string& name, const std::vector<hsize_t>& shape,
+                                const std::vector<T>& values) {
+  const auto dir = std::filesystem::temp_directory_path() / "fastmu_muonio_test";
+  std::filesystem::create_directories(dir);
+  const auto p = dir / name;
+  io::h5::Handle f = io::h5::create_file(p.string());
+  io::h5::write_dataset<T>(f.get(), "muons", shape, values.data());
+  return p;
+}
+
+TEST(MuonIO, ReadsSpecHdf5WithoutColumnsAttribute) {
+  const auto f8 = spec_hdf5<float>("spec8.h5", {2, 8},
+                                   {0.1f, 0.2f, 50, 1, 2, 3, 13, 0.5f,  //
+                                    0, 0, 20, -1, -2, -3, -13, 2});
+  const MuonBatch a = read_muons(f8);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_FLOAT_EQ(a.px[0], 0.1f);
+  EXPECT_FLOAT_EQ(a.pz[0], 50.0f);
+  EXPECT_FLOAT_EQ(a.z[1], -3.0f);
+  EXPECT_EQ(a.pdg[1], -13);
+  EXPECT_EQ(a.weight[0], 0.5);
+  EXPECT_EQ(a.weight[1], 2.0);
+
+  const auto d7 = spec_hdf5<double>("spec7.h5", {1, 7}, {0, 0, 10, 0, 0, -1, -13});
+  const MuonBatch b = read_muons(d7);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_FLOAT_EQ(b.pz[0], 10.0f);
+  EXPECT_EQ(b.pdg[0], -13);
+  EXPECT_EQ(b.weight[0], 1.0);
+
+  // Nine columns without names cannot be the spec's layout.
+  const auto d9 = spec_hdf5<double>("spec9.h5", {1, 9}, {0, 0, 10, 0, 0, 0, 13, 1, 7});
+  const std::string e = error_of(d9);
+  EXPECT_NE(e.find("spec9.h5"), std::string::npos) << e;
+  EXPECT_NE(e.find("9 columns"), std::string::npos) << e;
 }
 
 TEST(MuonIO, WritesStatusZeroRowsUnlessAll) {

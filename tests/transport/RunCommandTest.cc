@@ -33,7 +33,7 @@ std::string slurp(const std::filesystem::path& p) {
 TEST(RunCommand, TransportsMuonsThroughMagnetisedSlab) {
   if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
   const auto dir = work_dir();
-  const auto table = test::test_table_cache().path_for("G4_Fe", 0.02);
+  const auto table = test::test_table_cache().path_for(builtin_materials().find("G4_Fe"), 0.02);
   test::test_table("G4_Fe");  // makes sure the file exists
   std::ofstream(dir / "geo.json") << R"({
     "world": {"min": [-5, -5, -1], "max": [5, 5, 12], "material": "vacuum"},

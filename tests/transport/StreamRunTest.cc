@@ -13,6 +13,7 @@
 #include "TestTables.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/ColumnTable.hh"
+#include "fastmu/materials/Material.hh"
 #include "fastmu/transport/MuonIO.hh"
 #include "fastmu/transport/MuonReader.hh"
 #include "fastmu/transport/MuonWriter.hh"
@@ -142,7 +143,7 @@ class StreamRun : public ::testing::Test {
     dir_ = work_dir() / ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
-    table_ = test::test_table_cache().path_for("G4_Fe", 0.02);
+    table_ = test::test_table_cache().path_for(builtin_materials().find("G4_Fe"), 0.02);
     test::test_table("G4_Fe");
     std::ofstream(dir_ / "geo.json") << R"({
       "world": {"min": [-5, -5, -1], "max": [5, 5, 12], "material": "vacuum"},

@@ -28,8 +28,17 @@ struct ToyEnv {
   Location locate(Vec3f r, float& safety) const {
     safety = 0;  // look up every step
     const bool in_slab = r.z >= slab_z0 && r.z < slab_z1;
-    return {in_slab ? 0 : -1, field};
+    return {in_slab ? 0 : -1, field, in_slab ? 0 : -1};
   }
+  // The slab's faces bound the only volume (0); outside it, the world region.
+  float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t, float limit) const {
+    return fminf(free_flight_distance(r, u), limit);
+  }
+  const MaterialTableView* shorter_table(const MaterialTableView& t) const {
+    return t.shorter >= 0 && t.shorter < static_cast<std::int32_t>(ladder.size()) ? ladder[t.shorter]
+                                                                              : nullptr;
+  }
+  std::vector<const MaterialTableView*> ladder;  // shorter tables by `shorter` index
   bool has_field_map() const { return false; }
   Vec3f field_map(Vec3f) const { return {0, 0, 0}; }
   const MaterialTableView* table(std::int32_t material) const {
@@ -89,6 +98,8 @@ struct ToyTable {
     tv.cells = cells.data();
     logs = std::make_unique<MaterialTableLogs>(tv);
     view = logs->make_view(tv, [](const auto* p, std::size_t) { return p; });
+    view.step = 0.02f;  // StepOptions' default
+    view.inv_step = 1.0f / 0.02f;
   }
 };
 

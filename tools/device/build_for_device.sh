@@ -5,7 +5,8 @@
 # libraries they load, the tables (from the table cache) and the Geant4 slab
 # reference. Then run tools/device/gpu_bench.sh there with carry [".device"].
 #
-#   FASTMU_CACHE=DIR  table cache to take G4_Fe / G4_AIR / G4_CONCRETE (20 mm) from
+#   FASTMU_CACHE=DIR  table cache to take G4_Fe / G4_AIR / G4_CONCRETE (all steps) from
+#   EXTRA_MATERIALS="G4_W G4_Pb G4_Cu"  more materials to stage (stepping_bench.sh sheets)
 #   BUILD_DIR=DIR     build folder (default build-gpu), JOBS=N parallel jobs (2)
 #   FASTMU_CUDA=OFF   build without the CUDA backend (for cpu_bench.sh only)
 #   OLD_BUILD=DIR     an older build folder: its fastmu and fastmu_bench are staged
@@ -33,11 +34,18 @@ strip --strip-debug "$stage"/bin/*
 for b in "$stage"/bin/*; do ldd "$b" | awk '/=> \//{print $3}'; done | sort -u |
   grep -vE '/(libc|libm|libpthread|libdl|librt|libresolv|ld-linux-x86-64|libstdc\+\+|libgcc_s)\.so' |
   while read -r lib; do cp -L "$lib" "$stage/lib/"; done
-for m in G4_Fe G4_AIR G4_CONCRETE; do
-  f="$cache/${m}_step20mm_v1.h5"
-  if [ -f "$f" ]; then cp "$f" "$stage/cache/"; else echo "note: no $f (built on the device if needed)"; fi
+# Every step of these materials: the per-material steps and their ladders
+# (transport/StepLengths.hh), the fixed 2 cm of older builds.
+for m in G4_Fe G4_AIR G4_CONCRETE ${EXTRA_MATERIALS:-}; do
+  found=0
+  for f in "$cache/${m}"_step*_v1.h5; do
+    [ -f "$f" ] && cp "$f" "$stage/cache/" && found=1
+  done
+  [ $found = 1 ] || echo "note: no $cache/${m}_step*_v1.h5 (built on the device if needed)"
 done
 ref="$root/../shared/reference/geant4/slab_G4_Fe_10m_50GeV_mu-.f32"
 [ -f "$ref" ] && cp "$ref" "$stage/reference/"
-cp "$root/tools/device/gpu_bench.sh" "$root/tools/device/cpu_bench.sh" "$stage/"
+cp "$root/tools/device/gpu_bench.sh" "$root/tools/device/cpu_bench.sh" "$root/tools/device/pipeline_bench.sh" \
+  "$root/tools/device/stepping_bench.sh" "$root/tools/device/process_bench.sh" \
+  "$root/tools/sheet_matrix.py" "$stage/"
 du -sh "$stage"

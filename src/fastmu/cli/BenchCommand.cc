@@ -1,6 +1,7 @@
 // `fastmu bench`: times the fast transport on the built-in cases and prints
 // muon-steps/s and muons/s (median of --repeat runs after one warm-up run).
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -30,6 +31,8 @@ struct BenchArgs {
   int threads = 0;
   int gpus = 0;
   std::uint64_t seed = 1;
+  bool at_plane = false;
+  bool reuse = false;
 };
 
 double median(std::vector<double> v) {
@@ -60,22 +63,36 @@ void bench_case(const BenchArgs& a, const std::string& name) {
                                 : fmt::format("cpu ({} threads)", resolve_thread_count(a.threads));
   std::printf("bench %s: %zu muons, backend %s, %d repeats after a warm-up\n", name.c_str(), n,
               where.c_str(), a.repeat);
-  transport(params, muons, backend, a.threads, 0, nullptr, a.gpus);  // warm-up, device set-up
+  const ResultRows rows = a.at_plane ? ResultRows::at_plane : ResultRows::all;
+  const auto t_prep = std::chrono::steady_clock::now();
+  prepare_transport(params, backend, n, a.gpus);  // device contexts, uploads, buffers
+  const double prep_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prep).count();
+  TransportStats first;  // the warm-up
+  TransportResult out;
+  transport_into(out, params, muons, backend, a.threads, 0, &first, a.gpus, rows);
+  std::size_t kept = out.size();
   std::vector<double> wall, kernel;
   std::uint64_t steps = 0;
   for (int k = 0; k < a.repeat; ++k) {
     TransportStats st;
-    transport(params, muons, backend, a.threads, 0, &st, a.gpus);
+    if (!a.reuse) out = TransportResult{};  // fresh result arrays, as a one-shot run has
+    transport_into(out, params, muons, backend, a.threads, 0, &st, a.gpus, rows);
+    kept = out.size();
     wall.push_back(st.seconds);
     kernel.push_back(st.kernel_seconds);
     steps = st.steps;
   }
   const double t = median(wall), tk = median(kernel);
+  std::printf("  set-up %.4f s, first call %.4f s; %zu rows returned (%s, %s result arrays)\n",
+              prep_s, first.seconds, kept, a.at_plane ? "status 0 only" : "all muons",
+              a.reuse ? "reused" : "fresh");
   std::printf("  %llu muon-steps per run (%.1f per muon)\n", static_cast<unsigned long long>(steps),
               double(steps) / n);
   std::printf("  wall   %.4f s: %.4g muon-steps/s, %.4g muons/s\n", t, steps / t, n / t);
   if (backend == Backend::cuda) {
     std::printf("  kernel %.4f s: %.4g muon-steps/s, %.4g muons/s\n", tk, steps / tk, n / tk);
+    std::printf("  wall / kernel %.3f\n", t / tk);
   } else {
     const int threads = resolve_thread_count(a.threads);
     std::printf("  per thread: %.4g muon-steps/s\n", steps / t / threads);
@@ -102,6 +119,12 @@ void register_bench_command(CLI::App& app) {
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
   bench->add_option("--seed", a->seed, "random seed")->capture_default_str();
+  bench->add_flag("--at-plane", a->at_plane,
+                  "return only the muons at a sensitive plane (what `fastmu run` writes "
+                  "without --all; the GPU compacts them on the device)");
+  bench->add_flag("--reuse-output", a->reuse,
+                  "transport into the same result arrays each repeat (as a chunked run does), "
+                  "instead of fresh ones");
   bench->callback([a] {
     if (a->which == "all" || a->which == "iron-block") bench_case(*a, "iron-block");
     if (a->which == "all" || a->which == "ship") bench_case(*a, "ship");

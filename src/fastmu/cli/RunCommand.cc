@@ -24,6 +24,7 @@
 #include "fastmu/core/MemoryUsage.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
+#include "fastmu/geometry/GdmlReader.hh"
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/ColumnTable.hh"
@@ -43,6 +44,7 @@ namespace {
 struct RunArgs {
   std::string geometry, muons, out;
   std::vector<std::string> tables;
+  std::vector<std::string> material_steps;  // NAME=LENGTH
   std::string backend = "auto";
   std::string engine = "fast";
   double step = 0.02;
@@ -75,11 +77,21 @@ StepOptions step_options(const RunArgs& a) {
   return o;
 }
 
-// Tables named on the command line, by material; the rest come from the cache.
-TableSet load_tables(const std::vector<std::string>& files, double step) {
+MaterialSteps material_steps(const RunArgs& a) {
+  MaterialSteps steps;
+  for (const auto& text : a.material_steps) {
+    const auto [name, d] = parse_material_step(text, "--material-step");
+    steps[name] = d;
+  }
+  return steps;
+}
+
+// Tables named on the command line, by material (each sets its material's
+// step); the rest come from the cache.
+TableSet load_tables(const std::vector<std::string>& files) {
   TableSet set;
   for (const auto& f : files) {
-    auto t = std::make_shared<const TableParams>(load_table(f, step));
+    auto t = std::make_shared<const TableParams>(load_table(f, 0.0));
     const std::string name = t->metadata().material;
     if (set.count(name)) throw Error(fmt::format("--tables: two tables for material '{}'", name));
     set[name] = std::move(t);
@@ -107,6 +119,7 @@ void print_stats(const StreamTotals& t, int threads) {
   std::printf("transported %llu muons (%s) in %.3f s: %.4g muons/s, %.4g muon-steps/s\n",
               static_cast<unsigned long long>(t.rows), where.c_str(), t.transport_seconds,
               n / t.transport_seconds, static_cast<double>(t.steps) / t.transport_seconds);
+  if (t.backend == Backend::cuda) std::printf("kernels ran %.3f s of it\n", t.kernel_seconds);
   const auto* c = t.by_status;
   std::printf("status: %llu at plane, %llu stopped, %llu left world, %llu step limit, %llu outside window\n",
               static_cast<unsigned long long>(c[0]), static_cast<unsigned long long>(c[1]),
@@ -135,7 +148,7 @@ void run_detailed_files(const RunArgs& a) {
   }
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
-  const GeometryParams geometry = GeometryParams::from_json_file(a.geometry, materials);
+  const GeometryParams geometry = load_geometry_file(a.geometry, materials);
   const MuonBatch muons = read_muons(a.muons);
   DetailedTransportOptions d;
   d.p_kill = opt.p_kill;
@@ -189,10 +202,10 @@ void run_files(const RunArgs& a) {
     mpi::collective([&] {
       if ((turn == 0) != (mpi::rank() == 0)) return;
       geometry = std::make_shared<const GeometryParams>(
-          GeometryParams::from_json_file(a.geometry, materials));
-      const TableSet given = load_tables(a.tables, a.step);
+          load_geometry_file(a.geometry, materials));
+      const TableSet given = load_tables(a.tables);
       params = std::make_unique<TransportParams>(
-          make_transport_params(geometry, materials, given, &cache, opt));
+          make_transport_params(geometry, materials, given, &cache, opt, material_steps(a)));
     });
   }
   const OutputLayout layout{a.all, geometry->sensitive_planes().size() > 1};
@@ -219,6 +232,7 @@ void run_files(const RunArgs& a) {
     so.backend = backend;
     so.threads = a.threads;
     so.gpus = mpi::active() && backend == Backend::cuda ? 1 : a.gpus;
+    so.rows = a.all ? ResultRows::all : ResultRows::at_plane;
     so.begin = mpi::active() ? mpi::split(n, mpi::rank()) : 0;
     so.end = mpi::active() ? mpi::split(n, mpi::rank() + 1) : n;
     // CPU: chunks small enough that reading and writing overlap the
@@ -263,6 +277,7 @@ void run_files(const RunArgs& a) {
     totals.rows = counts[0], totals.steps = counts[1];
     for (int k = 0; k < 5; ++k) totals.by_status[k] = counts[2 + k];
     totals.transport_seconds = mpi::max(totals.transport_seconds);
+    totals.kernel_seconds = mpi::max(totals.kernel_seconds);
   }
   if (mpi::rank() == 0) {
     print_stats(totals, a.threads);
@@ -335,8 +350,8 @@ std::filesystem::path example_out_dir(const RunArgs& a) {
 TransportParams example_params(const RunArgs& a, const nlohmann::json& geometry,
                                const std::string& source, MaterialLibrary& materials,
                                TableCache& cache) {
-  return make_transport_params(geometry, source, materials, load_tables(a.tables, a.step), &cache,
-                               step_options(a));
+  return make_transport_params(geometry, source, materials, load_tables(a.tables), &cache,
+                               step_options(a), material_steps(a));
 }
 
 void run_iron_block(const RunArgs& a) {
@@ -440,7 +455,7 @@ void run_ship(const RunArgs& a) {
 void register_run_command(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   auto* run = app.add_subcommand("run", "Fast transport of muons through a geometry");
-  run->add_option("--geometry", a->geometry, "geometry JSON")->check(CLI::ExistingFile);
+  run->add_option("--geometry", a->geometry, "geometry: JSON, or GDML by its .gdml extension")->check(CLI::ExistingFile);
   run->add_option("--muons", a->muons, "muons (CSV or HDF5: px,py,pz,x,y,z,pdg[,weight])")
       ->check(CLI::ExistingFile);
   run->add_option("--out", a->out, "output file (CSV or HDF5 by extension)");
@@ -453,7 +468,13 @@ void register_run_command(CLI::App& app) {
   run->add_option("--backend", a->backend, "auto | cpu | cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
       ->capture_default_str();
-  run->add_option("--step", a->step, "step length of the tables [m]")->capture_default_str();
+  run->add_option("--step", a->step,
+                  "reference step [m]: each material's step has the mass thickness of this "
+                  "length of iron, clamped to [1 mm, 1 m] (README, Stepping)")
+      ->capture_default_str();
+  run->add_option("--material-step", a->material_steps,
+                  "NAME=LENGTH: the step of one material [m] (repeatable; overrides the "
+                  "geometry JSON's \"steps\")");
   run->add_option("--seed", a->seed, "random seed")->capture_default_str();
   run->add_flag("--all", a->all, "write every muon, not only status 0");
   run->add_option("--max-steps", a->max_steps, "step limit per muon")->capture_default_str();

@@ -8,6 +8,7 @@
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Version.hh"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
   fastmu::cli::register_tables_commands(app);
   fastmu::cli::register_run_command(app);
   fastmu::cli::register_bench_command(app);
+  fastmu::cli::register_geometry_commands(app);
+  fastmu::cli::register_validate_command(app);
   // Under mpirun every rank meets the same error; rank 0 reports it.
   struct Finalize {
     ~Finalize() { fastmu::cli::mpi::finalize(); }

@@ -59,7 +59,8 @@ struct Node {
     expect_object();
     for (const auto& [k, v] : j.items()) {
       if (k.rfind('_', 0) == 0 || k == "comment" || k == "description") continue;
-      if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; })) {
+      // (A copy: clang 14 cannot capture a structured binding.)
+      if (std::none_of(keys.begin(), keys.end(), [&key = k](const char* a) { return key == a; })) {
         std::string known;
         for (const char* a : keys) known += (known.empty() ? "" : ", ") + std::string(a);
         fail(fmt::format("unknown key '{}' (expected: {})", k, known));
@@ -156,9 +157,21 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
   GeometryParams g;
   g.source_ = source;
   const Node root{doc, source, ""};
-  root.allow_keys({"world", "volumes", "field_map", "sensitive_planes", "materials"});
+  root.allow_keys({"world", "volumes", "field_map", "sensitive_planes", "materials", "steps"});
 
   if (root.has("materials")) read_custom_materials(root.key("materials"), materials);
+  // Per-material step lengths [m] (transport/StepLengths.hh).
+  if (root.has("steps")) {
+    const Node steps = root.key("steps");
+    steps.expect_object();
+    for (const auto& [name, value] : steps.j.items()) {
+      const Node n = steps.key(name);
+      if (!materials.contains(name)) n.fail(fmt::format("unknown material '{}'", name));
+      const double d = n.number();
+      if (!(d > 0) || !std::isfinite(d)) n.fail("step must be a positive length (m)");
+      g.material_steps_[materials.find(name).name] = d;
+    }
+  }
 
   std::map<std::string, std::int32_t> material_ids;
   auto material_id = [&](const Node& n) {

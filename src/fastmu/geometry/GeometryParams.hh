@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -59,6 +60,8 @@ class GeometryParams {
   // In JSON order (the index is the output's `plane` column).
   const std::vector<SensitivePlane>& sensitive_planes() const { return planes_; }
   const std::optional<FieldMapSpec>& field_map() const { return field_map_; }
+  // Per-material step lengths [m] from the JSON's "steps" (canonical names).
+  const std::map<std::string, double>& material_steps() const { return material_steps_; }
 
   // The grid's shape and the largest candidate list of a cell (diagnostics).
   std::array<std::int32_t, 3> grid_shape() const { return {grid_.nx, grid_.ny, grid_.nz}; }
@@ -98,6 +101,7 @@ class GeometryParams {
   std::vector<std::string> material_names_;
   std::vector<SensitivePlane> planes_;
   std::optional<FieldMapSpec> field_map_;
+  std::map<std::string, double> material_steps_;
 
   std::vector<VolumeRecord> records_;
   std::vector<Arb8Shape> arb8s_;

@@ -98,8 +98,8 @@ struct GeometryView {
   // cell starts beyond the nearest entry found. Exact for boxes; for ARB8s see
   // arb8_entry_distance. Moving by it lands on the next volume's surface
   // (within float rounding), never beyond; returns 0 if pos is inside a volume.
-  FASTMU_HD float distance_to_next_volume(Vec3f pos, Vec3f dir) const {
-    float best = distance_to_world_exit(pos, dir);
+  FASTMU_HD float distance_to_next_volume(Vec3f pos, Vec3f dir, float limit = 3.0e38f) const {
+    float best = fminf(distance_to_world_exit(pos, dir), limit);
     std::int32_t i = grid.ix(pos.x), j = grid.iy(pos.y), k = grid.iz(pos.z);
     // Per axis: ray length to the next cell boundary and between boundaries.
     float next[3], delta[3];
@@ -155,9 +155,10 @@ struct GeometryView {
   // -1 (the world's material) the entry into the next volume; never beyond
   // the world's boundary. Moving by it lands on the boundary within float
   // rounding (a caller pushes on by a few um to locate the next volume).
-  FASTMU_HD float distance_to_boundary(Vec3f pos, Vec3f dir, std::int32_t volume) const {
-    if (volume < 0) return distance_to_next_volume(pos, dir);
-    const float world = distance_to_world_exit(pos, dir);
+  FASTMU_HD float distance_to_boundary(Vec3f pos, Vec3f dir, std::int32_t volume,
+                                       float limit = 3.0e38f) const {
+    if (volume < 0) return distance_to_next_volume(pos, dir, limit);
+    const float world = fminf(distance_to_world_exit(pos, dir), limit);
     return fminf(volume_exit(volume, pos, dir, world), world);
   }
 

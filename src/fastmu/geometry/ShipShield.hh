@@ -1,4 +1,4 @@
-// The SHiP-like active muon shield of /work/shared/specs/ship-like-muon-shield.md
+// The SHiP-like active muon shield of docs/ship-like-muon-shield.md
 // as a geometry document (the same one examples/make_ship_geometry.py writes;
 // a test checks that they agree).
 #pragma once

@@ -211,6 +211,8 @@ std::string read_string_attribute(hid_t obj, const std::string& name, const std:
     char* value = nullptr;
     Handle mem(H5Tcopy(H5T_C_S1));
     H5Tset_size(mem.get(), H5T_VARIABLE);
+    // h5py writes str attributes as variable-length UTF-8; HDF5 converts no character sets.
+    H5Tset_cset(mem.get(), H5Tget_cset(type.get()));
     check(H5Aread(a.get(), mem.get(), &value), "cannot read attribute '" + name + "'");
     std::string out = value ? value : "";
     H5free_memory(value);

@@ -65,6 +65,10 @@ struct Material {
   std::string definition() const;
 };
 
+// How far a custom material's mass fractions may sum from 1 without a warning
+// (Geant4's perThousand in G4Material::AddElement).
+inline constexpr double kMassFractionSumTolerance = 1e-3;
+
 // Materials known by name: the built-in NIST-like set plus custom ones.
 class MaterialLibrary {
  public:
@@ -78,7 +82,8 @@ class MaterialLibrary {
   std::vector<std::string> names() const;
 
   // Defines a custom material from density [g/cm3] and mass fractions by element
-  // symbol (normalised to 1). I follows the Bragg additivity rule (Geant4's
+  // symbol (normalised to 1; a sum that differs from 1 by more than 1e-3 gives a
+  // one-line warning on stderr, as Geant4's G4Material::AddElement does). I follows the Bragg additivity rule (Geant4's
   // choice for mixtures), density-effect parameters the Sternheimer-Peierls
   // general formulas. Throws fastmu::Error for an unknown element, a
   // non-positive density or fraction, or a name that is already taken.

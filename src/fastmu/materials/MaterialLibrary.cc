@@ -1,6 +1,7 @@
 // Name -> material lookup over the built-in set plus user-defined materials.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/materials/MaterialData.hh"
@@ -87,6 +88,12 @@ const Material& MaterialLibrary::add_custom(const std::string& name, double dens
     }
     spec.components.push_back({e->z, e->a_g_per_mol, fraction});
     total += fraction;
+  }
+  // G4Material::AddElement (mass fractions) warns when |1 - sum| > perThousand
+  // and goes on; fastmu warns the same way and normalises.
+  if (std::fabs(1.0 - total) > kMassFractionSumTolerance) {
+    std::fprintf(stderr, "fastmu: warning: %s: mass fractions sum to %.6g, not 1; normalised to 1\n",
+                 where.c_str(), total);
   }
   for (MaterialComponent& c : spec.components) c.mass_fraction /= total;
   std::sort(spec.components.begin(), spec.components.end(),

@@ -5,6 +5,7 @@
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Progress.hh"
+#include "fastmu/core/Version.hh"
 
 namespace fastmu {
 namespace {
@@ -65,14 +66,16 @@ std::vector<double> EngineSampleSource::pilot_phi(const std::vector<double>& pro
   return phi;
 }
 
-std::string EngineSampleSource::generator() const {
+std::string engine_generator(const PhysicsOptions& physics) {
   std::ostringstream s;
   s << "fastmu " << FASTMU_VERSION << " detailed engine (photonuclear "
-    << (physics_.photonuclear ? "on" : "off") << ", decay " << (physics_.decay ? "on" : "off")
-    << ", production cut " << physics_.production_cut_m * 1e3 << " mm, tracking cut "
-    << physics_.tracking_cut_gev * 1e3 << " MeV)";
+    << (physics.photonuclear ? "on" : "off") << ", decay " << (physics.decay ? "on" : "off")
+    << ", production cut " << physics.production_cut_m * 1e3 << " mm, tracking cut "
+    << physics.tracking_cut_gev * 1e3 << " MeV)";
   return s.str();
 }
+
+std::string EngineSampleSource::generator() const { return engine_generator(physics_); }
 
 TableParams build_table_with_engine(const Material& material, const TableBuildOptions& options,
                                     bool progress, PhysicsOptions physics) {

@@ -35,6 +35,10 @@ class EngineSampleSource final : public SampleSource {
   PhysicsOptions physics_;
 };
 
+// "fastmu <version> detailed engine (photonuclear off, ...)": the engine's
+// version and every physics option that changes its samples.
+std::string engine_generator(const PhysicsOptions& physics);
+
 // Builds a table for `material` with the detailed engine.
 TableParams build_table_with_engine(const Material& material, const TableBuildOptions& options,
                                     bool progress = false, PhysicsOptions physics = {});

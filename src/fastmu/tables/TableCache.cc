@@ -1,5 +1,6 @@
 #include "fastmu/tables/TableCache.hh"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +9,8 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/tables/EngineSampleSource.hh"
+#include "fastmu/tables/MomentumBinning.hh"
+#include "fastmu/tables/Sha256.hh"
 #include "fastmu/tables/TableFile.hh"
 
 namespace fastmu {
@@ -31,13 +34,44 @@ std::size_t TableCache::default_samples_per_bin() {
   return static_cast<std::size_t>(v);
 }
 
-std::string TableCache::file_name(const std::string& material, double step_m) {
+std::string TableCache::key(const Material& m, const TableBuildOptions& o) {
+  // {:.17g}: doubles round-trip, so materials that differ in any bit differ here.
+  std::string k = fmt::format("material {} density {:.17g} I {:.17g} gas {}", m.name,
+                              m.density_g_cm3, m.mean_excitation_ev, m.gas ? 1 : 0);
+  const DensityEffect& d = m.density_effect;
+  k += fmt::format(" sternheimer {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}", d.cbar, d.x0,
+                   d.x1, d.a, d.m, d.delta0);
+  for (const MaterialComponent& c : m.components) {
+    k += fmt::format(" Z {} A {:.17g} w {:.17g}", c.z, c.a_g_per_mol, c.mass_fraction);
+  }
+  k += fmt::format("; step {:.17g} binning {}", o.step_m, to_string(o.binning));
+  if (o.binning == MomentumBinning::adaptive) {
+    k += fmt::format(" p {:.17g}..{:.17g} epsilon {:.17g} pilot {} x {}", o.p_min, o.p_max,
+                     o.epsilon, o.pilot_muons, o.pilot_probes);
+  } else {
+    k += fmt::format(" p {:.17g}..{:.17g} bins {}", o.p_min, o.p_max, o.p_bins);
+  }
+  k += fmt::format(" hist {} samples {} charge {} seed {} tail {:.17g}; {}; format {}",
+                   o.hist_bins, o.samples_per_bin, o.charge, o.seed, o.tail_fraction,
+                   engine_generator(PhysicsOptions{}), kTableFormatVersion);
+  return k;
+}
+
+std::string TableCache::file_name(const std::string& material, double step_m,
+                                  const std::string& key) {
   // Only characters that are safe in file names on every system.
   std::string safe = material;
   for (char& c : safe) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) c = '_';
   }
-  return fmt::format("{}_step{:g}mm_v{}.h5", safe, step_m * 1e3, kTableFormatVersion);
+  return fmt::format("{}_step{:g}mm_{}_v{}.h5", safe, step_m * 1e3, sha256_hex(key).substr(0, 16),
+                     kTableFormatVersion);
+}
+
+std::filesystem::path TableCache::path_for(const Material& material, double step_m) const {
+  TableBuildOptions o = options_;
+  o.step_m = step_m;
+  return dir_ / file_name(material.name, step_m, key(material, o));
 }
 
 TableCache::TableCache(std::filesystem::path dir) : dir_(std::move(dir)) {
@@ -48,10 +82,12 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
                                                    bool progress) {
   if (!(step_m > 0) || !std::isfinite(step_m)) throw Error("table cache: step must be positive");
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto key = std::make_pair(material.name, step_m);
-  if (auto it = loaded_.find(key); it != loaded_.end()) return it->second;
+  TableBuildOptions o = options_;
+  o.step_m = step_m;
+  const std::string k = key(material, o);
+  if (auto it = loaded_.find(k); it != loaded_.end()) return it->second;
 
-  const auto path = path_for(material.name, step_m);
+  const auto path = dir_ / file_name(material.name, step_m, k);
   std::shared_ptr<const TableParams> table;
   std::error_code ec;
   if (std::filesystem::exists(path, ec)) {
@@ -60,19 +96,26 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
       throw Error(path.string() + ": attribute material is '" + table->metadata().material +
                   "', expected '" + material.name + "'");
     }
-  } else {
+    if (table->metadata().cache_key != k) {
+      // Same file name, other making (a copied-in file, a hash collision): never used.
+      std::fprintf(stderr, "fastmu: table cache: %s was made with other settings or another "
+                   "material definition; rebuilding it\n", path.c_str());
+      table.reset();
+    }
+  }
+  if (!table) {
     std::filesystem::create_directories(dir_, ec);
     if (ec) throw Error("table cache: cannot create folder '" + dir_.string() + "': " + ec.message());
-    TableBuildOptions o = options_;
-    o.step_m = step_m;
     if (progress) {
       std::fprintf(stderr, "fastmu: building tables for %s, step %g m -> %s\n", material.name.c_str(),
                    step_m, path.c_str());
     }
-    table = std::make_shared<const TableParams>(build_table_with_engine(material, o, progress));
-    write_table_file(path, *table);
+    TableParams built = build_table_with_engine(material, o, progress);
+    built.set_cache_key(k);
+    write_table_file(path, built);
+    table = std::make_shared<const TableParams>(std::move(built));
   }
-  loaded_.emplace(key, table);
+  loaded_.emplace(k, table);
   return table;
 }
 

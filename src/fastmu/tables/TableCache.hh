@@ -1,5 +1,5 @@
-// The table cache: tables found by (material, step) in a folder, built with
-// the detailed engine (and a progress bar) when missing.
+// The table cache: tables found in a folder by everything that made them
+// (key()), built with the detailed engine (and a progress bar) when missing.
 #pragma once
 
 #include <filesystem>
@@ -22,18 +22,26 @@ class TableCache {
   // Samples per momentum bin for tables the cache builds: $FASTMU_CACHE_SAMPLES
   // if set (tests and CI use a few thousand), else 1e6.
   static std::size_t default_samples_per_bin();
-  // "<material>_step<mm>mm_v<format>.h5", e.g. "G4_Fe_step20mm_v1.h5".
-  static std::string file_name(const std::string& material, double step_m);
+  // The cache key: one canonical line of everything that made a table — the
+  // material's definition at full precision (name, density, I, density-effect
+  // parameters, state, composition), step, momentum binning and its parameters,
+  // histogram bins, samples per bin, charge, seed, tail fraction, the
+  // generator (engine version and physics options) and the file format
+  // version. A new option that changes tables must be added here.
+  static std::string key(const Material& material, const TableBuildOptions& options);
+  // "<material>_step<mm>mm_<first 16 hex digits of SHA-256(key)>_v<format>.h5",
+  // e.g. "G4_Fe_step20mm_3f2a...e1_v1.h5".
+  static std::string file_name(const std::string& material, double step_m, const std::string& key);
 
   explicit TableCache(std::filesystem::path dir = default_dir());
 
   const std::filesystem::path& dir() const { return dir_; }
-  std::filesystem::path path_for(const std::string& material, double step_m) const {
-    return dir_ / file_name(material, step_m);
-  }
+  // The file the table of `material` for `step_m` (with build_options()) has.
+  std::filesystem::path path_for(const Material& material, double step_m) const;
 
   // The table of `material` for `step_m`: from memory, else from the cache
-  // folder (validated; the step must match), else built with the engine using
+  // folder (validated: its stored key must equal key(), else the entry is
+  // stale or foreign and is rebuilt with a one-line note), else built with the engine using
   // `options` (their step_m is replaced by `step_m`; samples_per_bin is
   // default_samples_per_bin() unless set otherwise), written to the cache
   // folder, and returned. Thread-safe.
@@ -47,7 +55,7 @@ class TableCache {
   std::filesystem::path dir_;
   TableBuildOptions options_;
   std::mutex mutex_;
-  std::map<std::pair<std::string, double>, std::shared_ptr<const TableParams>> loaded_;
+  std::map<std::string, std::shared_ptr<const TableParams>> loaded_;  // by key()
 };
 
 }  // namespace fastmu

@@ -253,6 +253,7 @@ void write_table_file(const std::filesystem::path& path, const TableParams& tabl
     w.attr("charge", H5T_NATIVE_INT32, H5T_STD_I32LE, &charge);
     w.attr("epsilon", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &m.epsilon);
     w.attr("tail_fraction", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &m.tail_fraction);
+    if (!m.cache_key.empty()) w.attr_string("cache_key", m.cache_key);
     if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) w.check(-1, "the file");
   }
   out.commit();
@@ -304,6 +305,8 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   if (m.charge != -1 && m.charge != 1) r.fail("attribute charge must be -1 or 1");
   m.epsilon = r.attr_scalar<double>("epsilon", H5T_NATIVE_DOUBLE);
   m.tail_fraction = r.attr_scalar<double>("tail_fraction", H5T_NATIVE_DOUBLE);
+  // Optional: only the table cache's files carry it.
+  if (H5Aexists(file.get(), "cache_key") > 0) m.cache_key = r.attr_string("cache_key");
 
   TableData d;
   d.nx = bins[0];

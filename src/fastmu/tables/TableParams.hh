@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fastmu/tables/TableView.hh"
@@ -27,6 +28,7 @@ struct TableMetadata {
   std::string created_utc;          // ISO 8601, e.g. "2026-11-22T03:00:00Z"
   double epsilon = 0;               // adaptive binning tolerance (0 otherwise)
   double tail_fraction = 0;         // lower-tail quantile sent to the floor bins
+  std::string cache_key;            // TableCache::key() of a cached table ("" otherwise)
   int format_version = kTableFormatVersion;
 };
 
@@ -55,6 +57,8 @@ class TableParams {
   TableParams(TableMetadata metadata, TableData data, const std::string& source = "table");
 
   const TableMetadata& metadata() const { return meta_; }
+  // The table cache stamps its key on a table it built, before sharing it.
+  void set_cache_key(std::string key) { meta_.cache_key = std::move(key); }
   const TableData& data() const { return data_; }
   int n_pbins() const { return data_.n_pbins(); }
 

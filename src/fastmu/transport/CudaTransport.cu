@@ -4,8 +4,16 @@
 #include "fastmu/transport/CudaTransport.hh"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <utility>
 
+#include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 
 #include "fastmu/core/Error.hh"
@@ -66,6 +74,59 @@ __global__ void transport_rows_kernel(const __grid_constant__ TransportView view
   out.plane[i] = t.plane;
 }
 
+
+// Tally of a chunk (steps and muons per status, of every muon, kept or not)
+// and, when compacting, the keep flag of each muon (status 0). Grid-stride so
+// that every thread of a warp reaches the shuffles.
+__global__ void tally_kernel(const std::int32_t* status, const std::int32_t* steps, std::size_t n,
+                             std::int32_t* keep, unsigned long long* tally) {
+  unsigned long long s = 0;
+  unsigned c[5] = {0, 0, 0, 0, 0};
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const std::int32_t st = status[i];
+    s += static_cast<unsigned long long>(steps[i]);
+#pragma unroll
+    for (int k = 0; k < 5; ++k) c[k] += st == k;
+    if (keep) keep[i] = st == 0;
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    s += __shfl_down_sync(0xffffffffu, s, o);
+#pragma unroll
+    for (int k = 0; k < 5; ++k) c[k] += __shfl_down_sync(0xffffffffu, c[k], o);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    if (s) atomicAdd(tally, s);
+#pragma unroll
+    for (int k = 0; k < 5; ++k) {
+      if (c[k]) atomicAdd(tally + 1 + k, static_cast<unsigned long long>(c[k]));
+    }
+  }
+}
+
+// Rows of a lane's device state block (capacity C muons per row): the first
+// nine are what goes back to the host; pdg only comes in.
+enum StateRow { kPx, kPy, kPz, kX, kY, kZ, kStatus, kPlane, kSteps, kPdg, kStateRows };
+// The compacted block: the nine output rows of the kept muons, then their
+// index in the chunk.
+constexpr int kIndexRow = 9, kCompactRows = 10;
+
+// Moves the kept muons' output rows to their place pos[i] (exclusive scan of
+// keep), in chunk order; the last thread stores how many were kept.
+__global__ void compact_kernel(const std::uint32_t* state, std::size_t cap, const std::int32_t* keep,
+                               const std::int32_t* pos, std::size_t n, std::uint32_t* compact,
+                               unsigned long long* count) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (i == n - 1) *count = static_cast<unsigned long long>(pos[i] + keep[i]);
+  if (!keep[i]) return;
+  const std::size_t j = static_cast<std::size_t>(pos[i]);
+#pragma unroll
+  for (int r = 0; r < kSteps + 1; ++r) compact[r * cap + j] = state[r * cap + i];
+  compact[kIndexRow * cap + j] = static_cast<std::uint32_t>(i);
+}
+
 constexpr std::size_t kBytesPerMuon = 10 * 4;
 
 }  // namespace
@@ -80,6 +141,12 @@ int device_count() {
 }
 
 void set_device(int index) { FASTMU_CUDA_CHECK(cudaSetDevice(index)); }
+
+int current_device() {
+  int d = 0;
+  FASTMU_CUDA_CHECK(cudaGetDevice(&d));
+  return d;
+}
 
 const char* device_name() {
   static std::string name;
@@ -208,6 +275,419 @@ void transport_device(const TransportView& view, const float* rows, std::size_t 
   transport_rows_kernel<<<grid, block, 0, s>>>(view, rows, n, ncol, out, first_id);
   FASTMU_CUDA_CHECK(cudaGetLastError());
   FASTMU_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+
+// ---------------------------------------------------------------------------
+// The streamed pipeline.
+
+struct GpuLanes::Impl {
+  struct Lane {
+    cudaStream_t stream = nullptr;
+    std::size_t cap = 0;                 // muons per chunk the buffers hold
+    std::uint32_t* host_in = nullptr;    // pinned: px,py,pz,x,y,z,pdg rows
+    std::uint32_t* host_out = nullptr;   // pinned: kCompactRows rows
+    unsigned long long* host_small = nullptr;  // pinned: tally[6], count
+    std::uint32_t* state = nullptr;      // device: kStateRows rows
+    std::uint32_t* compact = nullptr;    // device: kCompactRows rows
+    std::int32_t* keep = nullptr;        // device: flags, then their scan
+    std::int32_t* pos = nullptr;
+    unsigned long long* small = nullptr;  // device: tally[6], count
+    void* scan_temp = nullptr;
+    std::size_t scan_bytes = 0;
+    std::vector<std::pair<cudaEvent_t, cudaEvent_t>> events;  // kernel start/end per chunk
+    std::size_t events_used = 0;
+  };
+  static constexpr int kSmall = 7;  // tally: steps, 5 statuses; then the kept count
+
+  int device = 0;
+  std::vector<Lane> lanes;
+  cudaEvent_t origin = nullptr;
+
+  void free_buffers(Lane& l) {
+    cudaFreeHost(l.host_in), cudaFreeHost(l.host_out), cudaFreeHost(l.host_small);
+    cudaFree(l.state), cudaFree(l.compact), cudaFree(l.keep), cudaFree(l.pos), cudaFree(l.small);
+    cudaFree(l.scan_temp);
+    l = Lane{l.stream, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+             nullptr, 0, std::move(l.events), 0};
+  }
+
+  // At least `n` lanes whose buffers hold `cap` muons (the calling thread's
+  // device must be `device`).
+  void ensure(int n, std::size_t cap) {
+    if (!origin) FASTMU_CUDA_CHECK(cudaEventCreate(&origin));
+    while (static_cast<int>(lanes.size()) < n) {
+      Lane l;
+      FASTMU_CUDA_CHECK(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking));
+      lanes.push_back(std::move(l));
+    }
+    for (Lane& l : lanes) {
+      if (l.cap >= cap) continue;
+      free_buffers(l);
+      const std::size_t row = cap * 4;
+      FASTMU_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&l.host_in), 7 * row, cudaHostAllocPortable));
+      FASTMU_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&l.host_out), kCompactRows * row, cudaHostAllocPortable));
+      FASTMU_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&l.host_small), kSmall * 8, cudaHostAllocPortable));
+      FASTMU_CUDA_CHECK(cudaMalloc(&l.state, kStateRows * row));
+      FASTMU_CUDA_CHECK(cudaMalloc(&l.compact, kCompactRows * row));
+      FASTMU_CUDA_CHECK(cudaMalloc(&l.keep, row));
+      FASTMU_CUDA_CHECK(cudaMalloc(&l.pos, row));
+      FASTMU_CUDA_CHECK(cudaMalloc(&l.small, kSmall * 8));
+      FASTMU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, l.scan_bytes, l.keep, l.pos,
+                                                      static_cast<int>(cap), l.stream));
+      FASTMU_CUDA_CHECK(cudaMalloc(&l.scan_temp, l.scan_bytes));
+      l.cap = cap;
+    }
+  }
+
+  std::pair<cudaEvent_t, cudaEvent_t> next_events(Lane& l) {
+    if (l.events_used == l.events.size()) {
+      cudaEvent_t a = nullptr, b = nullptr;
+      FASTMU_CUDA_CHECK(cudaEventCreate(&a));
+      FASTMU_CUDA_CHECK(cudaEventCreate(&b));
+      l.events.emplace_back(a, b);
+    }
+    return l.events[l.events_used++];
+  }
+
+  ~Impl() {
+    cudaSetDevice(device);
+    for (Lane& l : lanes) {
+      free_buffers(l);
+      for (auto& e : l.events) cudaEventDestroy(e.first), cudaEventDestroy(e.second);
+      cudaStreamDestroy(l.stream);
+    }
+    if (origin) cudaEventDestroy(origin);
+  }
+};
+
+GpuLanes::GpuLanes(int device) : device_(device), impl_(std::make_unique<Impl>()) {
+  impl_->device = device;
+}
+GpuLanes::~GpuLanes() = default;
+
+namespace {
+
+// Hands out the batch's rows in chunks of decreasing size ("guided"): each
+// about the rest over twice the lanes, so that GPUs end together, but the
+// first ones small and doubling, so that the first kernel starts early. Chunk
+// k starts where chunk k - 1 ended; the results do not depend on the cut.
+class ChunkQueue {
+ public:
+  static constexpr std::size_t kMin = 16384, kMax = std::size_t(1) << 20;
+  // fixed > 0: chunks of that size (tests).
+  ChunkQueue(std::size_t n, std::size_t workers, std::size_t fixed)
+      : n_(n), workers_(std::max<std::size_t>(workers, 1)), fixed_(fixed) {
+    cap_ = fixed ? fixed : std::clamp<std::size_t>(n / (2 * workers_), kMin, kMax);
+    cap_ = std::max<std::size_t>(1, std::min(cap_, std::max<std::size_t>(n, 1)));
+  }
+  std::size_t capacity() const { return cap_; }
+  // Every chunk but the last has at least `least` rows.
+  std::size_t max_chunks() const {
+    const std::size_t least = fixed_ ? fixed_ : std::min(cap_, kMin);
+    return (n_ + least - 1) / least + 1;
+  }
+  bool take(std::size_t& k, std::size_t& begin, std::size_t& m) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (next_ >= n_) return false;
+    const std::size_t rest = n_ - next_;
+    if (fixed_) {
+      m = fixed_;
+    } else {
+      m = std::min(std::max(rest / (2 * workers_), kMin), cap_);
+      m = std::min(m, kMin << std::min<std::size_t>(index_, 16));
+    }
+    m = std::min(m, rest);
+    k = index_++, begin = next_;
+    next_ += m;
+    return true;
+  }
+  void stop() {
+    std::lock_guard<std::mutex> lock(mu_);
+    next_ = n_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::size_t n_, workers_, fixed_, cap_ = 0, next_ = 0, index_ = 0;
+};
+
+// Chunk k's first output row is the sum of the kept counts of chunks < k, so a
+// lane publishes its count and waits for those of the chunks before it (and
+// for the output arrays to exist) before it unpacks.
+class ChunkOrder {
+ public:
+  explicit ChunkOrder(std::size_t max_chunks) : count_(max_chunks, -1), offset_(max_chunks, 0) {}
+
+  // Returns chunk k's first output row; throws Aborted when another lane failed.
+  struct Aborted {};
+  std::size_t publish_and_wait(std::size_t k, std::size_t kept) {
+    std::unique_lock<std::mutex> lock(mu_);
+    count_[k] = static_cast<std::int64_t>(kept);
+    while (frontier_ < count_.size() && count_[frontier_] >= 0) {
+      offset_[frontier_] = next_offset_;
+      next_offset_ += static_cast<std::size_t>(count_[frontier_++]);
+    }
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return failed_ || (ready_ && frontier_ > k); });
+    if (failed_) throw Aborted{};
+    return offset_[k];
+  }
+  void set_ready() { notify([&] { ready_ = true; }); }
+  void fail() { notify([&] { failed_ = true; }); }
+  std::size_t total() const { return next_offset_; }
+
+ private:
+  template <class F>
+  void notify(F f) {
+    std::lock_guard<std::mutex> lock(mu_);
+    f();
+    cv_.notify_all();
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::int64_t> count_;
+  std::vector<std::size_t> offset_;
+  std::size_t frontier_ = 0, next_offset_ = 0;
+  bool ready_ = false, failed_ = false;
+};
+
+// Sizes every column of `out` to the batch, one host thread per column:
+// first-touch of hundreds of MB is what a single thread is slow at. Without
+// compaction pdg and weight are the input's, copied here.
+void size_columns(TransportResult& out, const MuonBatch& in, bool with_id) {
+  const std::size_t n = in.size();
+  MuonBatch& m = out.muons;
+  std::vector<std::thread> t;
+  t.emplace_back([&] { m.px.resize(n); });
+  t.emplace_back([&] { m.py.resize(n); });
+  t.emplace_back([&] { m.pz.resize(n); });
+  t.emplace_back([&] { m.x.resize(n); });
+  t.emplace_back([&] { m.y.resize(n); });
+  t.emplace_back([&] { m.z.resize(n); });
+  t.emplace_back([&] { with_id ? m.pdg.resize(n) : void(m.pdg = in.pdg); });
+  t.emplace_back([&] { with_id ? m.weight.resize(n) : void(m.weight = in.weight); });
+  t.emplace_back([&] { out.status.resize(n); });
+  t.emplace_back([&] { out.plane.resize(n); });
+  t.emplace_back([&] { out.steps.resize(n); });
+  if (with_id) t.emplace_back([&] { out.id.resize(n); });
+  for (auto& th : t) th.join();
+}
+
+// Length of the union of [a, b) intervals.
+double union_length(std::vector<std::pair<float, float>> iv) {
+  std::sort(iv.begin(), iv.end());
+  double total = 0, lo = 0, hi = 0;
+  bool open = false;
+  for (const auto& [a, b] : iv) {
+    if (open && a <= hi) {
+      hi = std::max<double>(hi, b);
+      continue;
+    }
+    if (open) total += hi - lo;
+    lo = a, hi = b, open = true;
+  }
+  if (open) total += hi - lo;
+  return total;
+}
+
+// Host threads do the packing and unpacking: half the cores, at most 6
+// lanes per GPU (more add pinned memory and little else).
+int lanes_for(std::size_t gpus, const StreamedOptions& options) {
+  if (options.lanes_per_gpu > 0) return options.lanes_per_gpu;
+  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::clamp(hw / (2 * static_cast<int>(std::max<std::size_t>(gpus, 1))), 2, 6);
+}
+
+}  // namespace
+
+void prepare_streamed(const std::vector<GpuTarget>& gpus, std::size_t batch,
+                      const StreamedOptions& options) {
+  const int lanes = lanes_for(gpus.size(), options);
+  const ChunkQueue queue(batch, gpus.size() * static_cast<std::size_t>(lanes), options.chunk);
+  // Pinned allocations take a while: one host thread per GPU.
+  std::vector<std::exception_ptr> errors(gpus.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    threads.emplace_back([&, i] {
+      try {
+        set_device(gpus[i].lanes->device());
+        gpus[i].lanes->impl().ensure(lanes, queue.capacity());
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
+                        std::uint64_t first_id, const StreamedOptions& options,
+                        TransportResult& out, StreamedStats* stats) {
+  const std::size_t n = in.size();
+  const bool compact = options.at_plane_only;
+  if (gpus.empty()) throw Error("transport_streamed: no GPU given");
+  if (in.weight.size() != n || in.pdg.size() != n) {
+    throw Error("transport: muon batch columns of different lengths");
+  }
+  const int lanes_per_gpu = lanes_for(gpus.size(), options);
+  const std::size_t workers = gpus.size() * static_cast<std::size_t>(lanes_per_gpu);
+  ChunkQueue queue(n, workers, options.chunk);
+  const std::size_t cap = queue.capacity();
+  out.first_id = first_id;
+  out.id.clear();
+  for (const GpuTarget& g : gpus) {
+    set_device(g.lanes->device());
+    GpuLanes::Impl& impl = g.lanes->impl();
+    impl.ensure(lanes_per_gpu, cap);
+    for (int l = 0; l < lanes_per_gpu; ++l) {
+      auto& lane = impl.lanes[static_cast<std::size_t>(l)];
+      lane.events_used = 0;
+      FASTMU_CUDA_CHECK(cudaMemsetAsync(lane.small, 0, GpuLanes::Impl::kSmall * 8, lane.stream));
+    }
+    FASTMU_CUDA_CHECK(cudaEventRecord(impl.origin, impl.lanes[0].stream));
+  }
+
+  ChunkOrder order(queue.max_chunks());
+  std::exception_ptr setup_error;
+  std::thread setup([&] {
+    try {
+      size_columns(out, in, compact);
+      order.set_ready();
+    } catch (...) {
+      setup_error = std::current_exception();
+      order.fail();
+    }
+  });
+
+  std::exception_ptr error;
+  std::mutex error_mu;
+  auto lane_loop = [&](const GpuTarget& g, int lane_index) {
+    try {
+      set_device(g.lanes->device());
+      GpuLanes::Impl& impl = g.lanes->impl();
+      auto& L = impl.lanes[static_cast<std::size_t>(lane_index)];
+      const std::size_t cap = L.cap;
+      const std::size_t pitch = cap * 4;
+      std::size_t k = 0, b = 0, m = 0;
+      while (queue.take(k, b, m)) {
+        // Pack the chunk's input rows into pinned memory (px,py,pz,x,y,z,pdg).
+        const void* src[7] = {in.px.data() + b, in.py.data() + b, in.pz.data() + b, in.x.data() + b,
+                              in.y.data() + b,  in.z.data() + b,  in.pdg.data() + b};
+        for (int r = 0; r < 7; ++r) std::memcpy(L.host_in + r * cap, src[r], m * 4);
+        FASTMU_CUDA_CHECK(cudaMemcpy2DAsync(L.state, pitch, L.host_in, pitch, m * 4, 6,
+                                            cudaMemcpyHostToDevice, L.stream));
+        FASTMU_CUDA_CHECK(cudaMemcpyAsync(L.state + kPdg * cap, L.host_in + 6 * cap, m * 4,
+                                          cudaMemcpyHostToDevice, L.stream));
+        auto* f = reinterpret_cast<float*>(L.state);
+        auto* i32 = reinterpret_cast<std::int32_t*>(L.state);
+        const DeviceMuons d{f + kX * cap,       f + kY * cap,       f + kZ * cap,
+                            f + kPx * cap,      f + kPy * cap,      f + kPz * cap,
+                            i32 + kPdg * cap,   i32 + kStatus * cap, i32 + kPlane * cap,
+                            i32 + kSteps * cap};
+        const auto ev = impl.next_events(L);
+        FASTMU_CUDA_CHECK(cudaEventRecord(ev.first, L.stream));
+        const int block = 128;
+        transport_kernel<<<static_cast<unsigned>((m + block - 1) / block), block, 0, L.stream>>>(
+            *g.view, d, m, first_id + b);
+        FASTMU_CUDA_CHECK(cudaGetLastError());
+        FASTMU_CUDA_CHECK(cudaEventRecord(ev.second, L.stream));
+        const unsigned tally_blocks = static_cast<unsigned>(std::min<std::size_t>((m + 255) / 256, 1024));
+        tally_kernel<<<tally_blocks, 256, 0, L.stream>>>(d.status, d.steps, m,
+                                                         compact ? L.keep : nullptr, L.small);
+        FASTMU_CUDA_CHECK(cudaGetLastError());
+        std::size_t kept = m;
+        if (compact) {
+          std::size_t bytes = L.scan_bytes;
+          FASTMU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(L.scan_temp, bytes, L.keep, L.pos,
+                                                          static_cast<int>(m), L.stream));
+          compact_kernel<<<static_cast<unsigned>((m + 255) / 256), 256, 0, L.stream>>>(
+              L.state, cap, L.keep, L.pos, m, L.compact, L.small + 6);
+          FASTMU_CUDA_CHECK(cudaGetLastError());
+          FASTMU_CUDA_CHECK(cudaMemcpyAsync(L.host_small + 6, L.small + 6, 8,
+                                            cudaMemcpyDeviceToHost, L.stream));
+          FASTMU_CUDA_CHECK(cudaStreamSynchronize(L.stream));
+          kept = static_cast<std::size_t>(L.host_small[6]);
+          if (kept > 0) {
+            FASTMU_CUDA_CHECK(cudaMemcpy2DAsync(L.host_out, pitch, L.compact, pitch, kept * 4,
+                                                kCompactRows, cudaMemcpyDeviceToHost, L.stream));
+          }
+        } else {
+          FASTMU_CUDA_CHECK(cudaMemcpy2DAsync(L.host_out, pitch, L.state, pitch, m * 4,
+                                              kSteps + 1, cudaMemcpyDeviceToHost, L.stream));
+        }
+        FASTMU_CUDA_CHECK(cudaStreamSynchronize(L.stream));
+        const std::size_t at = order.publish_and_wait(k, kept);
+        // Unpack into the output rows [at, at + kept).
+        float* fdst[6] = {out.muons.px.data(), out.muons.py.data(), out.muons.pz.data(),
+                          out.muons.x.data(),  out.muons.y.data(),  out.muons.z.data()};
+        std::int32_t* idst[3] = {out.status.data(), out.plane.data(), out.steps.data()};
+        for (int r = 0; r < 6; ++r) std::memcpy(fdst[r] + at, L.host_out + r * cap, kept * 4);
+        for (int r = 0; r < 3; ++r) std::memcpy(idst[r] + at, L.host_out + (kStatus + r) * cap, kept * 4);
+        if (compact) {
+          const std::uint32_t* idx = L.host_out + kIndexRow * cap;
+          for (std::size_t j = 0; j < kept; ++j) {
+            const std::size_t i = b + idx[j];
+            out.id[at + j] = static_cast<std::int64_t>(first_id + i);
+            out.muons.pdg[at + j] = in.pdg[i];
+            out.muons.weight[at + j] = in.weight[i];
+          }
+        }  // else pdg and weight were copied by size_columns
+      }
+    } catch (const ChunkOrder::Aborted&) {
+      // another lane failed and reports why
+    } catch (...) {
+      {
+        std::lock_guard<std::mutex> lock(error_mu);
+        if (!error) error = std::current_exception();
+      }
+      queue.stop();
+      order.fail();
+    }
+  };
+
+  std::vector<std::thread> threads;
+  for (const GpuTarget& g : gpus) {
+    for (int l = 0; l < lanes_per_gpu; ++l) threads.emplace_back(lane_loop, std::cref(g), l);
+  }
+  for (auto& t : threads) t.join();
+  setup.join();
+  if (error) std::rethrow_exception(error);
+  if (setup_error) std::rethrow_exception(setup_error);
+
+  // Tallies and kernel time (union of the chunks' kernel intervals per GPU).
+  StreamedStats st;
+  for (const GpuTarget& g : gpus) {
+    set_device(g.lanes->device());
+    GpuLanes::Impl& impl = g.lanes->impl();
+    std::vector<std::pair<float, float>> iv;
+    for (int l = 0; l < lanes_per_gpu; ++l) {
+      auto& L = impl.lanes[static_cast<std::size_t>(l)];
+      FASTMU_CUDA_CHECK(cudaMemcpyAsync(L.host_small, L.small, 6 * 8, cudaMemcpyDeviceToHost, L.stream));
+      FASTMU_CUDA_CHECK(cudaStreamSynchronize(L.stream));
+      st.steps += L.host_small[0];
+      for (int s = 0; s < 5; ++s) st.by_status[static_cast<std::size_t>(s)] += L.host_small[1 + s];
+      for (std::size_t e = 0; e < L.events_used; ++e) {
+        float a = 0, b = 0;
+        FASTMU_CUDA_CHECK(cudaEventElapsedTime(&a, impl.origin, L.events[e].first));
+        FASTMU_CUDA_CHECK(cudaEventElapsedTime(&b, impl.origin, L.events[e].second));
+        iv.emplace_back(a, b);
+      }
+    }
+    st.kernel_s = std::max(st.kernel_s, union_length(std::move(iv)) * 1e-3);
+  }
+  if (compact) {
+    const std::size_t total = order.total();
+    MuonBatch& m = out.muons;
+    m.px.resize(total), m.py.resize(total), m.pz.resize(total);
+    m.x.resize(total), m.y.resize(total), m.z.resize(total);
+    m.pdg.resize(total), m.weight.resize(total);
+    out.status.resize(total), out.plane.resize(total), out.steps.resize(total), out.id.resize(total);
+  }
+  if (stats) *stats = st;
 }
 
 }  // namespace fastmu::cuda

@@ -3,8 +3,10 @@
 // CudaTransport.cu; without CUDA the functions are stubs (Transport.cc).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "fastmu/transport/MuonBatch.hh"
@@ -16,6 +18,8 @@ namespace fastmu::cuda {
 int device_count();
 // Makes device `index` the calling host thread's current device.
 void set_device(int index);
+// The calling host thread's current device.
+int current_device();
 // Name of device 0, for reports ("" without CUDA).
 const char* device_name();
 
@@ -37,6 +41,59 @@ class DeviceArena {
   const void* copy_bytes(const void* host, std::size_t bytes);
   std::vector<void*> blocks_;
 };
+
+// Streams, pinned host staging buffers, device scratch and events of one GPU,
+// kept between calls (CudaSession owns one per GPU) so that a repeated call
+// allocates nothing. Not thread-safe: one call at a time uses it.
+class GpuLanes {
+ public:
+  explicit GpuLanes(int device);
+  ~GpuLanes();
+  GpuLanes(const GpuLanes&) = delete;
+  GpuLanes& operator=(const GpuLanes&) = delete;
+  int device() const { return device_; }
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  int device_;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One GPU taking part in a streamed transport: its device view and lanes.
+struct GpuTarget {
+  const TransportView* view = nullptr;  // device pointers, resident on lanes->device()
+  GpuLanes* lanes = nullptr;
+};
+
+struct StreamedOptions {
+  bool at_plane_only = false;  // compact on the device: keep status 0 rows only
+  std::size_t chunk = 0;       // muons per chunk (0: sized from the batch and GPU count)
+  int lanes_per_gpu = 0;       // streams (and host threads) per GPU (0: from the core count)
+};
+
+struct StreamedStats {
+  double kernel_s = 0;      // longest GPU's time with a transport kernel running
+  std::uint64_t steps = 0;  // muon-steps of every muon (kept or not)
+  std::array<std::uint64_t, 5> by_status{};  // muons per final MuonStatus 0..4
+};
+
+// Transports `in` (ids first_id, first_id + 1, ...) on the given GPUs as a
+// pipeline: the batch is cut into chunks that host threads (lanes_per_gpu per
+// GPU, each with its own CUDA stream) take as they free up: pack into pinned memory,
+// copy in, transport, tally, compact, copy out, unpack into `out`. Copies of
+// one lane overlap the kernels of the others, and GPUs take chunks as they
+// free up. `out` is set up by host threads while the first chunks run. The
+// rows, and their order (id order), do not depend on chunking or GPU count.
+void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
+                        std::uint64_t first_id, const StreamedOptions& options,
+                        TransportResult& out, StreamedStats* stats = nullptr);
+
+// Creates the lanes (streams, pinned and device buffers) that a streamed
+// transport of `batch` muons will use, ahead of it (e.g. while the input is
+// read), so that the transport itself allocates nothing.
+void prepare_streamed(const std::vector<GpuTarget>& gpus, std::size_t batch,
+                      const StreamedOptions& options = {});
 
 struct KernelTiming {
   double kernel_s = 0;    // GPU time in the transport kernels

@@ -59,23 +59,35 @@ MuonBatch ship_muons(std::size_t n, std::uint64_t seed) {
 
 TransportParams make_transport_params(const nlohmann::json& geometry, const std::string& source,
                                       MaterialLibrary& materials, const TableSet& tables,
-                                      TableCache* cache, const StepOptions& options) {
+                                      TableCache* cache, const StepOptions& options,
+                                      const MaterialSteps& overrides) {
   return make_transport_params(
       std::make_shared<const GeometryParams>(GeometryParams::from_json(geometry, source, materials)),
-      materials, tables, cache, options);
+      materials, tables, cache, options, overrides);
 }
 
 TransportParams make_transport_params(std::shared_ptr<const GeometryParams> geo,
                                       const MaterialLibrary& materials, const TableSet& tables,
-                                      TableCache* cache, const StepOptions& options) {
+                                      TableCache* cache, const StepOptions& options,
+                                      const MaterialSteps& overrides) {
   const std::string& source = geo->source();
+  MaterialSteps steps = geo->material_steps();
+  for (const auto& [name, d] : overrides) steps[materials.find(name).name] = d;
   TableSet all = tables;
+  TableLadders ladders;
   for (const auto& name : geo->material_names()) {
-    if (is_vacuum_material(name) || all.count(name)) continue;
-    if (!cache) throw Error(source + ": no table for material '" + name + "'");
-    all[name] = cache->get(materials.find(name), options.step);
+    if (is_vacuum_material(name)) continue;
+    const Material& material = materials.find(name);
+    if (!all.count(name)) {
+      if (!cache) throw Error(source + ": no table for material '" + name + "'");
+      all[name] = cache->get(material, material_step(material, options.step, steps));
+    }
+    if (!cache) continue;
+    for (const double d : ladder_steps(all[name]->metadata().step_m, material.density_g_cm3)) {
+      ladders[name].push_back(cache->get(material, d));
+    }
   }
-  return TransportParams(std::move(geo), all, options);
+  return TransportParams(std::move(geo), all, options, ladders);
 }
 
 }  // namespace fastmu

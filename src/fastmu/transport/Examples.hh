@@ -13,6 +13,7 @@
 
 #include "fastmu/materials/Material.hh"
 #include "fastmu/transport/MuonBatch.hh"
+#include "fastmu/transport/StepLengths.hh"
 #include "fastmu/transport/TransportParams.hh"
 
 namespace fastmu {
@@ -34,13 +35,19 @@ MuonBatch iron_block_muons(std::size_t n);
 MuonBatch ship_muons(std::size_t n, std::uint64_t seed);
 
 // The geometry (parsed with the `materials` that it may extend) plus tables
-// from `tables` first, then from `cache` for the rest (null: none).
+// from `tables` first, then from `cache` for the rest (null: none). A
+// material's step (StepLengths.hh) is its table's in `tables`, else
+// `overrides`' or the geometry's "steps" entry (`overrides` first), else the
+// mass-thickness criterion for the reference step options.step. With a
+// cache, each material also gets its ladder of shorter tables.
 TransportParams make_transport_params(std::shared_ptr<const GeometryParams> geometry,
                                       const MaterialLibrary& materials, const TableSet& tables,
-                                      TableCache* cache, const StepOptions& options);
+                                      TableCache* cache, const StepOptions& options,
+                                      const MaterialSteps& overrides = {});
 // Same from a JSON document.
 TransportParams make_transport_params(const nlohmann::json& geometry, const std::string& source,
                                       MaterialLibrary& materials, const TableSet& tables,
-                                      TableCache* cache, const StepOptions& options);
+                                      TableCache* cache, const StepOptions& options,
+                                      const MaterialSteps& overrides = {});
 
 }  // namespace fastmu

@@ -23,6 +23,9 @@ struct MaterialTableView {
   const float* ln_centres = nullptr;   // ln(p_centres[b])
   const float* inv_ln_gap = nullptr;   // 1 / ln(p_centres[b + 1] / p_centres[b]), n_pbins - 1
   std::uint32_t row_magic = 0;         // ceil(2^32 / (ny + 1)): see split_cell
+  float step = 0, inv_step = 0;        // the table's step length d [m] and 1 / d
+  std::int32_t shorter = -1;           // the ladder's next shorter table (TransportView
+                                       // index), -1: none (StepLengths.hh)
 };
 
 // Cell index -> (ix, iy) = (cell / (ny + 1), cell % (ny + 1)) without a

@@ -1,8 +1,9 @@
 // Muons in and out of the fast transport, as structures of arrays.
 //
 // MuonBatch is the input (one row per muon; the row index is the muon id,
-// which keys its random numbers). TransportResult is the final state of every
-// muon of a batch, in the same order.
+// which keys its random numbers). TransportResult is the final state of the
+// muons of a batch in id order: every muon, or (ResultRows::at_plane) only
+// those that reached a sensitive plane, each with its id.
 #pragma once
 
 #include <cstddef>
@@ -50,8 +51,15 @@ struct TransportResult {
   std::vector<std::int32_t> plane;    // sensitive-plane index, -1 if none was reached
   std::vector<std::int32_t> steps;    // steps taken
   std::uint64_t first_id = 0;         // id of row 0 (batches cut from a larger input)
+  // Muon id of each row, ascending; empty when every muon of the batch is
+  // there (row i is muon first_id + i).
+  std::vector<std::int64_t> id;
 
   std::size_t size() const { return status.size(); }
+  std::uint64_t id_of(std::size_t row) const {
+    return id.empty() ? first_id + row : static_cast<std::uint64_t>(id[row]);
+  }
+  // Steps of the rows held (TransportStats::steps counts every muon).
   std::uint64_t total_steps() const {
     std::uint64_t s = 0;
     for (auto v : steps) s += static_cast<std::uint64_t>(v);

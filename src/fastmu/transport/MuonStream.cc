@@ -60,9 +60,37 @@ class Handoff {
   bool closed_ = false;
 };
 
+// Results that the writer has finished with, handed back so that the next
+// chunk's transport reuses their memory (no allocation or page faults after
+// the first chunks).
+class SparePool {
+ public:
+  void give(TransportResult&& r) {
+    std::lock_guard<std::mutex> lock(m_);
+    spare_.push_back(std::move(r));
+  }
+  TransportResult take() {
+    std::lock_guard<std::mutex> lock(m_);
+    if (spare_.empty()) return TransportResult{};
+    TransportResult r = std::move(spare_.back());
+    spare_.pop_back();
+    return r;
+  }
+
+ private:
+  std::mutex m_;
+  std::vector<TransportResult> spare_;
+};
+
 struct Chunk {
   MuonBatch muons;
   std::uint64_t first_id = 0;
+};
+
+// A chunk's result (only its kept rows when compacted) and how many muons it had.
+struct Transported {
+  TransportResult result;
+  std::size_t muons_in = 0;
 };
 
 constexpr std::size_t kMinChunkRows = 4096;
@@ -73,7 +101,8 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
                               const StreamOptions& options) {
   const std::size_t chunk = std::max<std::size_t>(options.chunk_rows, 1);
   Handoff<Chunk> inputs;
-  Handoff<TransportResult> outputs;
+  Handoff<Transported> outputs;
+  SparePool spare;
   std::exception_ptr error;
   std::mutex error_mutex;
   auto fail = [&] {
@@ -106,8 +135,10 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
   std::thread write_thread([&] {
     try {
       while (auto r = outputs.pop()) {
-        const std::size_t n = r->size();
-        writer.append(*r);
+        // Progress counts muons transported, whether or not their rows are kept.
+        const std::size_t n = r->muons_in;
+        writer.append(r->result);
+        spare.give(std::move(r->result));
         if (options.on_rows) options.on_rows(n);
       }
     } catch (...) {
@@ -117,20 +148,23 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
 
   StreamTotals totals;
   try {
+    // GPU contexts, resident params and pinned buffers are set up while the
+    // reader fills the first chunk.
+    prepare_transport(params, options.backend, chunk, options.gpus);
     while (auto c = inputs.pop()) {
       TransportStats stats;
-      TransportResult r = transport(params, c->muons, options.backend, options.threads, c->first_id,
-                                    &stats, options.gpus);
+      Transported t{spare.take(), c->muons.size()};
+      transport_into(t.result, params, c->muons, options.backend, options.threads, c->first_id,
+                     &stats, options.gpus, options.rows);
       c.reset();  // the input chunk is no longer needed while the result waits
-      totals.rows += r.size();
+      totals.rows += stats.muons;
       totals.steps += stats.steps;
       totals.transport_seconds += stats.seconds;
+      totals.kernel_seconds += stats.kernel_seconds;
       totals.backend = stats.backend;
       totals.gpus = stats.gpus;
-      for (auto s : r.status) {
-        if (s >= 0 && s < 5) ++totals.by_status[s];
-      }
-      if (!outputs.push(std::move(r))) break;
+      for (std::size_t k = 0; k < 5; ++k) totals.by_status[k] += stats.by_status[k];
+      if (!outputs.push(std::move(t))) break;
     }
     outputs.close();
   } catch (...) {

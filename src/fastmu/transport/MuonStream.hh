@@ -22,7 +22,10 @@ struct StreamOptions {
   std::size_t chunk_rows = std::size_t(1) << 22;
   std::uint64_t begin = 0;  // first row (muon id)
   std::uint64_t end = std::numeric_limits<std::uint64_t>::max();  // one past the last row
-  std::function<void(std::size_t)> on_rows;  // called with each chunk's size once written
+  // Rows the transport returns: at_plane (what the writer keeps unless --all)
+  // is compacted on the GPU, so the other rows never cross the bus.
+  ResultRows rows = ResultRows::all;
+  std::function<void(std::size_t)> on_rows;  // called with each chunk's muon count once written
 };
 
 struct StreamTotals {
@@ -30,6 +33,7 @@ struct StreamTotals {
   std::uint64_t written = 0;   // rows written
   std::uint64_t steps = 0;     // muon-steps
   double transport_seconds = 0;  // sum of transport() wall times
+  double kernel_seconds = 0;     // sum of the transports' kernel times (CPU: = transport)
   std::uint64_t by_status[5] = {};
   Backend backend = Backend::cpu;
   int gpus = 0;

@@ -51,7 +51,7 @@ char* put(char* p, T v) {
 // One CSV line: floats in their shortest round-trip form.
 char* format_row(char* p, const TransportResult& r, std::size_t i, bool with_plane) {
   const auto& m = r.muons;
-  p = put(p, r.first_id + i);
+  p = put(p, r.id_of(i));
   for (float v : {m.px[i], m.py[i], m.pz[i], m.x[i], m.y[i], m.z[i]}) {
     *p++ = ',';
     p = put(p, v);
@@ -72,7 +72,7 @@ char* format_row(char* p, const TransportResult& r, std::size_t i, bool with_pla
 
 std::size_t fill_row(double* d, const TransportResult& r, std::size_t i, bool with_plane) {
   const auto& m = r.muons;
-  d[0] = static_cast<double>(r.first_id + i);
+  d[0] = static_cast<double>(r.id_of(i));
   d[1] = m.px[i], d[2] = m.py[i], d[3] = m.pz[i];
   d[4] = m.x[i], d[5] = m.y[i], d[6] = m.z[i];
   d[7] = m.pdg[i], d[8] = m.weight[i], d[9] = r.status[i];

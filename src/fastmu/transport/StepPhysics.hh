@@ -5,16 +5,30 @@
 // A step, for a muon still alive:
 //  1. stop checks: |p| < p_kill -> stopped (p = 0); outside the world -> left
 //     the world; step budget spent -> step limit;
-//  2. material and field at the start point (volume field + field map);
-//  3. step length: the table step d; in vacuum without field, a free flight
-//     to the next boundary instead (one step);
-//  4. move: RK4 through the field, or a straight line where it is zero; a move
-//     that would cross a sensitive plane is shortened to end exactly on it;
-//  5. in matter: momentum loss and transverse kick sampled from the material's
-//     table (bin by stochastic interpolation, alias draw, jitter), isotropic
-//     azimuth, applied in the muon's frame (rotate_from_z); a shortened step
-//     gets the loss scaled by h/d and the kick by sqrt(h/d) (mean loss and
-//     multiple-scattering variance both linear in path length);
+//  2. material, volume and field at the start point (volume field + field map);
+//  3. step length h (plan_step): the material's table step d (StepLengths.hh:
+//     equal mass thickness, long in light matter), cut at the next boundary
+//     of the muon's volume: no step crosses a material boundary. Within the
+//     isotropic safety no boundary test is needed; else the straight-line
+//     distance to the boundary D (GeometryView::distance_to_boundary); a step
+//     cut there ends kBoundaryPush beyond it (the path charged to the
+//     material is the path moved, so every layer is charged its thickness).
+//     In vacuum without field: a free flight to the next volume;
+//  4. move: RK4 through the field in sub-steps that turn the direction by at
+//     most kMaxTurn each, or a straight line where it is zero. A curved path
+//     may leave the volume before the chord's boundary: when the step was not
+//     inside the safety and its sagitta exceeds kBoundaryTolerance, the end
+//     point is located, and a path that left the volume is cut by bisection
+//     to within kBoundaryTolerance of where it leaves (so a path may cut a
+//     corner of its volume by at most 10 um). A move that would cross a sensitive plane is shortened to end
+//     exactly on it;
+//  5. in matter: momentum loss and transverse kick sampled from the table of
+//     the ladder entry d_k nearest h in ln (by stochastic interpolation of the
+//     momentum bin, alias draw, jitter), isotropic azimuth, applied in the
+//     muon's frame (rotate_from_z); loss scaled by h/d_k and kick by
+//     sqrt(h/d_k) (mean loss and multiple-scattering variance both linear in
+//     path length; h/d_k within a factor sqrt(2) of 1 down to the ladder's
+//     last entry);
 //  6. at a plane: the state is final (status 0 inside the window, 4 outside).
 //
 // Random numbers: one Philox block per step, keyed by (seed, muon id, step
@@ -25,10 +39,12 @@
 // The environment `Env` (TransportView for real geometries, a toy in tests)
 // provides: in_world(r), locate(r, safety) -> Location, field_map(r) -> Vec3f
 // (with has_field_map(): false when it is zero everywhere),
-// free_flight_distance(r, u), table(material) -> const MaterialTableView*
-// (null for vacuum), planes / n_planes, and options. locate(r, safety) also
-// sets `safety`, a distance within which the location cannot change (0 when
-// unknown), so that most steps inside a volume skip the lookup.
+// free_flight_distance(r, u), distance_to_boundary(r, u, volume, limit),
+// table(material) -> const MaterialTableView* (null for vacuum),
+// shorter_table(t) (the ladder's next entry or null), planes / n_planes, and
+// options. locate(r, safety) also sets `safety`, a distance within which the
+// location cannot change (0 when unknown), so that most steps inside a volume
+// skip the lookup and the boundary test.
 #pragma once
 
 #include <cmath>
@@ -60,6 +76,7 @@ struct StepOptions {
 struct Location {
   std::int32_t material;
   Vec3f field;
+  std::int32_t volume = -1;  // as GeometryView::locate (-1: the world region)
 };
 
 // Per-muon state while it is transported (registers on the GPU).
@@ -73,11 +90,34 @@ struct MuonTrack {
   Location loc{};       // material and volume field at the last lookup
   float safety = 0.0f;  // distance the muon may go before the next lookup [m]
   float plane_gap = 0.0f;  // path the muon may go before the planes are checked [m]
+  std::int32_t tiny_steps = 0;  // consecutive boundary steps of at most kTinyStep
 };
 
 // Beyond a boundary reached by free flight: far enough for float positions
 // (ulp of 100 m is 7.6 um) to land inside the next volume.
 inline constexpr float kBoundaryPush = 2e-5f;  // m
+
+// A step cut by a curved path leaving its volume ends within this path
+// length beyond the exit (bisection on the path length).
+inline constexpr float kBoundaryTolerance = 1e-5f;  // m
+
+// Largest turn of the direction per RK4 sub-step in a field: the old fixed
+// 2 cm steps turned by up to 0.05 rad (0.2 GeV/c in 1.7 T), so long steps keep
+// at least that accuracy (RK4's error per sub-step ~ turn^5 / 120).
+inline constexpr float kMaxTurn = 0.05f;  // rad
+
+inline constexpr float kSqrt2f = 1.41421356f;
+
+// A track can be trapped on an interface: between a magnet's core and its
+// return yoke (iron both, opposite fields) each side bends the muon back
+// towards the other, and every step ends a push beyond the interface, so the
+// muon crawls along it by ~20 um per step (one SHiP-like muon in 10^4 took
+// 5e4 steps; on a GPU its warp holds up the whole batch). After
+// kMaxTinySteps consecutive boundary-cut steps of at most kTinyStep, the next
+// step is a whole table step that ignores the boundary (as the fixed-step
+// method takes every step): its material and field are those of its start.
+inline constexpr float kTinyStep = 2.0f * kBoundaryPush;  // m
+inline constexpr std::int32_t kMaxTinySteps = 4;
 
 // Kept from the nearest sensitive plane's z when the plane checks are skipped:
 // covers float rounding of z and RK4 moves slightly longer than h.
@@ -100,8 +140,12 @@ FASTMU_HD FASTMU_FORCEINLINE bool is_zero(Vec3f v) {
 // then used by finish_step; transport_step runs both back to back.
 struct StepPlan {
   Location loc;
-  const MaterialTableView* table;  // null: no interaction (vacuum)
+  const MaterialTableView* table;  // ladder entry for h; null: no interaction (vacuum)
+  Vec3f b0;                // field at the start [T]
   float pm;                // |p| at the start
+  float h;                 // planned path length [m]
+  bool crossing;           // h ends beyond a boundary of the volume
+  bool escape;             // a trapped track's whole step (kMaxTinySteps): no boundary cut
   std::int32_t bin;        // momentum bin chosen (tables only)
   Philox4 rn;              // this step's random block (tables only)
 };
@@ -134,13 +178,13 @@ FASTMU_HD FASTMU_FORCEINLINE SampledLoss table_cell_value(const MaterialTableVie
 
 // Samples bin `bin` of the table and returns the new momentum vector for a
 // muon of momentum `pm` moving along the unit vector `u` after a step of
-// h (<= d). Returns p = 0 if the sampled loss takes the whole momentum.
+// h = h_over_d * d. Returns p = 0 if the sampled loss takes the whole momentum.
 // (sample_bin of TableSampling.hh, with the cell split by split_cell.)
 FASTMU_HD FASTMU_FORCEINLINE Vec3f apply_table_interaction(const MaterialTableView& m,
                                                            std::int32_t bin, float pm, Vec3f u,
                                                            float h_over_d, Philox4 rn) {
   SampledLoss s = table_cell_value(m, bin, sample_cell(m.t, bin, rn.v[0]), rn.v[1]);
-  if (h_over_d < 1.0f) {
+  if (h_over_d != 1.0f) {
     s.loss_frac *= h_over_d;
     s.kick_frac *= sqrtf(h_over_d);
   }
@@ -153,8 +197,23 @@ FASTMU_HD FASTMU_FORCEINLINE Philox4 step_random(const StepOptions& opt, std::ui
   return philox_block(opt.seed, id, static_cast<std::uint32_t>(m.steps), RngStream::fast_transport);
 }
 
+// The move of length h from `start`: RK4 in sub-steps of at most kMaxTurn
+// of turn (|B| at the start stands for the field along the step), or a
+// straight line without field.
+template <class FieldFn>
+FASTMU_HD FASTMU_FORCEINLINE RayState move_along(RayState start, bool in_field, float kappa,
+                                                 float b_abs, float h, FieldFn&& field_at) {
+  if (!in_field) return straight_step(start, h);
+  const float turn = fabsf(kappa) * b_abs * h;
+  if (!(turn > kMaxTurn)) return rk4_step(start, kappa, h, field_at);
+  const std::int32_t n = static_cast<std::int32_t>(turn * (1.0f / kMaxTurn)) + 1;
+  const float hs = h / static_cast<float>(n);
+  for (std::int32_t k = 0; k < n; ++k) start = rk4_step(start, kappa, hs, field_at);
+  return start;
+}
+
 // First half of a step: the stop checks (which may finalise the muon: returns
-// false), then material, table, momentum bin and random numbers.
+// false), then material, step length, table, momentum bin and random numbers.
 // `random()` returns the step's block (step_random); it is called only for a
 // step in matter, so the GPU computes it only when needed, while the CPU
 // passes a block drawn ahead with its lanes' (philox_blocks).
@@ -180,29 +239,85 @@ FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, Random
   // lookup while the path since the last one is shorter than the safety.
   if (!(m.safety > 0.0f)) m.loc = env.locate(m.r, m.safety);
   s.loc = m.loc;
-  s.table = env.table(s.loc.material);
-  if (s.table != nullptr) {
+  s.b0 = s.loc.field + env.field_map(m.r);
+  const bool in_field = !is_zero(s.b0);
+  const MaterialTableView* t = env.table(s.loc.material);
+  const Vec3f u = (1.0f / s.pm) * m.p;
+  s.crossing = false;
+  s.escape = false;
+  if (t == nullptr && !in_field) {
+    s.h = env.free_flight_distance(m.r, u) + kBoundaryPush;
+    s.crossing = true;
+  } else {
+    const float d = t != nullptr ? t->step : opt.step;
+    s.h = d;
+    s.escape = m.tiny_steps >= kMaxTinySteps;
+    if (!(m.safety >= d) && !s.escape) {
+      const float dist = env.distance_to_boundary(m.r, u, s.loc.volume, d);
+      if (dist < d) {
+        s.h = (dist > 0.0f ? dist : 0.0f) + kBoundaryPush;
+        s.crossing = true;
+      }
+    }
+  }
+  s.table = t;
+  if (t != nullptr) {
+    // The ladder's entry nearest h in ln: the next shorter one while h is
+    // within sqrt(2) of it (StepLengths.hh).
+    for (const MaterialTableView* n = env.shorter_table(*t);
+         n != nullptr && s.h <= kSqrt2f * n->step; n = env.shorter_table(*n)) {
+      s.table = n;
+    }
     s.rn = random();
     s.bin = choose_bin(*s.table, s.pm, to_unit_open_f(s.rn.v[3]));
   }
   return true;
 }
 
-// Second half: the move (field, planes, free flight) and the interaction.
+// Second half: the move (field, boundary, planes, free flight) and the interaction.
 template <class Env>
 FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, const StepPlan& s) {
-  const StepOptions& opt = env.options;
-  const Vec3f b0 = s.loc.field + env.field_map(m.r);
+  const Vec3f b0 = s.b0;
   const bool in_field = !is_zero(b0);
   const Vec3f u = (1.0f / s.pm) * m.p;
 
-  float h = opt.step;
-  if (s.table == nullptr && !in_field) h = env.free_flight_distance(m.r, u) + kBoundaryPush;
-
+  float h = s.h;
+  bool crossing = s.crossing;
   const RayState start{m.r, u};
   const float kappa = in_field ? curvature_per_tesla(m.charge, s.pm) : 0.0f;  // no division else
+  const float b_abs = in_field ? sqrtf(dot(b0, b0)) : 0.0f;
   auto field_at = [&](Vec3f r) { return s.loc.field + env.field_map(r); };
-  RayState end = in_field ? rk4_step(start, kappa, h, field_at) : straight_step(start, h);
+  RayState end = move_along(start, in_field, kappa, b_abs, h, field_at);
+
+  // A curved path can leave the volume before the chord's boundary. It stays
+  // within the sagitta 0.5 kappa |B| h^2 of the chord, which is inside the
+  // volume (h <= D): when that is below kBoundaryTolerance, or the safety
+  // covers the step, nothing to check. Else the end is located (backed off
+  // the push, if cut at a boundary) and a path that left is cut by bisection
+  // to within kBoundaryTolerance beyond where it leaves.
+  if (in_field && !(m.safety >= h) && !s.escape &&
+      0.5f * fabsf(kappa) * b_abs * h * h > kBoundaryTolerance) {
+    auto outside = [&](Vec3f r) {
+      float unused;
+      return !env.in_world(r) || env.locate(r, unused).volume != s.loc.volume;
+    };
+    const float check = crossing ? h - 2.0f * kBoundaryPush : h;
+    const Vec3f check_r = crossing ? end.r - (2.0f * kBoundaryPush) * end.u : end.r;
+    if (check > kBoundaryTolerance && outside(check_r)) {
+      float lo = 0.0f, hi = check;
+      while (hi - lo > kBoundaryTolerance) {
+        const float mid = 0.5f * (lo + hi);
+        if (outside(move_along(start, in_field, kappa, b_abs, mid, field_at).r)) {
+          hi = mid;
+        } else {
+          lo = mid;
+        }
+      }
+      h = hi;
+      crossing = true;
+      end = move_along(start, in_field, kappa, b_abs, h, field_at);
+    }
+  }
 
   // The nearest sensitive plane crossed by this move, as a fraction of it.
   // A move changes z by at most its length h, so the planes need checking
@@ -227,15 +342,18 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   m.plane_gap -= h;
   if (hit >= 0) {
     h *= frac;
-    end = in_field ? rk4_step(start, kappa, h, field_at) : straight_step(start, h);
+    end = move_along(start, in_field, kappa, b_abs, h, field_at);
     end.r.z = env.planes[hit].z;  // exact; the transverse error is O(h theta^2)
   }
 
   m.r = end.r;
-  m.safety -= h;  // the path is at least the displacement
+  // The path is at least the displacement; beyond a boundary (or after an
+  // escape step, which may have crossed one): look up again.
+  m.safety = (crossing || s.escape) && hit < 0 ? 0.0f : m.safety - h;
+  m.tiny_steps = crossing && !(h > kTinyStep) ? m.tiny_steps + 1 : 0;
   if (s.table != nullptr) {
-    m.p = apply_table_interaction(*s.table, s.bin, s.pm, end.u,
-                                  h < opt.step ? h / opt.step : 1.0f, s.rn);
+    const float ratio = h == s.table->step ? 1.0f : h * s.table->inv_step;
+    m.p = apply_table_interaction(*s.table, s.bin, s.pm, end.u, ratio, s.rn);
   } else {
     m.p = s.pm * end.u;
   }

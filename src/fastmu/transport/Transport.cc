@@ -10,6 +10,7 @@
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/transport/CpuTransport.hh"
+#include "fastmu/transport/CudaSession.hh"
 #include "fastmu/transport/CudaTransport.hh"
 
 namespace fastmu {
@@ -55,89 +56,98 @@ int resolve_gpu_count(int requested) {
 
 namespace {
 
-// The CUDA backend on `gpus` GPUs: contiguous slices of the batch, one host
-// thread per GPU, each GPU with its own copy of the views. A muon keeps its
-// id (its row), hence its random numbers, whichever GPU takes it: the result
-// is the same for any GPU count. Returns the longest GPU's kernel time.
-double transport_cuda(const TransportParams& params, const MuonBatch& in, int gpus,
-                      TransportResult& out) {
-  const std::size_t n = in.size();
-  gpus = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(gpus), std::max<std::size_t>(n, 1)));
-  std::vector<double> kernel_s(static_cast<std::size_t>(gpus), 0.0);
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(gpus));
-  auto run_share = [&](int g) {
-    try {
-      cuda::set_device(g);
-      cuda::DeviceArena arena;
-      std::vector<MaterialTableView> table_views;
-      const TransportView view = params.make_view(
-          [&](const auto* p, std::size_t count) { return arena.copy(p, count); }, table_views);
-      cuda::KernelTiming timing;
-      const std::size_t begin = n * static_cast<std::size_t>(g) / static_cast<std::size_t>(gpus);
-      const std::size_t end = n * static_cast<std::size_t>(g + 1) / static_cast<std::size_t>(gpus);
-      cuda::transport_rows(view, in, begin, end, out, 0, &timing);
-      kernel_s[static_cast<std::size_t>(g)] = timing.kernel_s;
-    } catch (...) {
-      errors[static_cast<std::size_t>(g)] = std::current_exception();
-    }
-  };
-  if (gpus == 1) {
-    run_share(0);
-  } else {
-    std::vector<std::thread> workers;
-    for (int g = 0; g < gpus; ++g) workers.emplace_back(run_share, g);
-    for (auto& w : workers) w.join();
+// Counts of every muon of a host result (before any compaction).
+void tally(const TransportResult& r, TransportStats& st) {
+  st.steps = r.total_steps();
+  st.by_status = {};
+  for (auto s : r.status) {
+    if (s >= 0 && s < 5) ++st.by_status[static_cast<std::size_t>(s)];
   }
-  for (const auto& e : errors) {
-    if (e) std::rethrow_exception(e);
+}
+
+// Keeps the status-0 rows of a full host result, in order, with their ids.
+void keep_at_plane(TransportResult& r) {
+  const auto at_plane = static_cast<std::int32_t>(MuonStatus::at_plane);
+  MuonBatch& m = r.muons;
+  std::size_t k = 0;
+  r.id.clear();
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    if (r.status[i] != at_plane) continue;
+    m.px[k] = m.px[i], m.py[k] = m.py[i], m.pz[k] = m.pz[i];
+    m.x[k] = m.x[i], m.y[k] = m.y[i], m.z[k] = m.z[i];
+    m.pdg[k] = m.pdg[i], m.weight[k] = m.weight[i];
+    r.status[k] = r.status[i], r.plane[k] = r.plane[i], r.steps[k] = r.steps[i];
+    r.id.push_back(static_cast<std::int64_t>(r.first_id + i));
+    ++k;
   }
-  return *std::max_element(kernel_s.begin(), kernel_s.end());
+  m.resize(k);
+  r.status.resize(k), r.plane.resize(k), r.steps.resize(k);
+}
+
+std::vector<int> first_devices(int gpus) {
+  std::vector<int> devices(static_cast<std::size_t>(gpus));
+  for (int g = 0; g < gpus; ++g) devices[static_cast<std::size_t>(g)] = g;
+  return devices;
 }
 
 }  // namespace
 
 TransportResult transport(const TransportParams& params, const MuonBatch& in, Backend backend,
-                          int threads, std::uint64_t first_id, TransportStats* stats, int gpus) {
+                          int threads, std::uint64_t first_id, TransportStats* stats, int gpus,
+                          ResultRows rows) {
+  TransportResult result;
+  transport_into(result, params, in, backend, threads, first_id, stats, gpus, rows);
+  return result;
+}
+
+void prepare_transport(const TransportParams& params, Backend backend, std::size_t batch,
+                       int gpus) {
+  if (resolve_backend(backend) != Backend::cuda) return;
+  const ResidentGpus resident(params, first_devices(resolve_gpu_count(gpus)));
+  cuda::prepare_streamed(resident.targets(), batch);
+}
+
+void transport_into(TransportResult& result, const TransportParams& params, const MuonBatch& in,
+                    Backend backend, int threads, std::uint64_t first_id, TransportStats* stats,
+                    int gpus, ResultRows rows) {
   backend = resolve_backend(backend);
   if (backend == Backend::cuda) gpus = resolve_gpu_count(gpus);
   const auto t0 = std::chrono::steady_clock::now();
-  TransportResult result;
-  double kernel_s = 0;
-  if (backend == Backend::cuda) {
-    const std::size_t n = in.size();
+  TransportStats st;
+  if (backend == Backend::cuda && in.size() > 0) {
+    // Every GPU takes chunks as it frees up; a muon keeps its id (its random
+    // numbers) whichever GPU takes it, so the result is the same for any count.
+    const ResidentGpus resident(params, first_devices(gpus));
+    cuda::StreamedOptions options;
+    options.at_plane_only = rows == ResultRows::at_plane;
+    cuda::StreamedStats ss;
+    cuda::transport_streamed(resident.targets(), in, first_id, options, result, &ss);
+    st.kernel_seconds = ss.kernel_s;
+    st.steps = ss.steps;
+    st.by_status = ss.by_status;
+  } else if (backend == Backend::cuda) {
+    result = TransportResult{};
     result.first_id = first_id;
-    result.muons.resize(n);  // kinematics written by the GPUs
-    result.muons.pdg = in.pdg;
-    result.muons.weight = in.weight;
-    result.status.resize(n);
-    result.plane.resize(n);
-    result.steps.resize(n);
-    kernel_s = transport_cuda(params, in, gpus, result);
   } else {
     const HostTransportView host(params);
     result = transport_cpu(host.view, in, threads, first_id);
+    tally(result, st);
+    if (rows == ResultRows::at_plane) keep_at_plane(result);
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (stats) {
-    stats->backend = backend;
-    stats->gpus = backend == Backend::cuda ? gpus : 0;
-    stats->seconds = seconds;
-    stats->kernel_seconds = backend == Backend::cuda ? kernel_s : seconds;
-    stats->steps = result.total_steps();
-  }
-  return result;
+  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (backend != Backend::cuda) st.kernel_seconds = st.seconds;
+  st.backend = backend;
+  st.gpus = backend == Backend::cuda ? gpus : 0;
+  st.muons = in.size();
+  if (stats) *stats = st;
 }
 
 void transport_on_device(const TransportParams& params, const float* rows, std::size_t n,
                          int ncol, const cuda::DeviceColumns& out, std::uint64_t first_id,
                          void* stream) {
   resolve_backend(Backend::cuda);  // a clear error without CUDA or a GPU
-  cuda::DeviceArena arena;
-  std::vector<MaterialTableView> table_views;
-  const TransportView view = params.make_view(
-      [&](const auto* p, std::size_t count) { return arena.copy(p, count); }, table_views);
-  cuda::transport_device(view, rows, n, ncol, out, first_id, stream);
+  const ResidentGpus resident(params, {cuda::current_device()});
+  cuda::transport_device(*resident.targets()[0].view, rows, n, ncol, out, first_id, stream);
 }
 
 #ifndef FASTMU_HAVE_CUDA
@@ -145,6 +155,19 @@ void transport_on_device(const TransportParams& params, const float* rows, std::
 namespace cuda {
 int device_count() { return 0; }
 void set_device(int) { throw Error("this fastmu was built without CUDA"); }
+int current_device() { throw Error("this fastmu was built without CUDA"); }
+struct GpuLanes::Impl {};
+GpuLanes::GpuLanes(int device) : device_(device) {
+  throw Error("this fastmu was built without CUDA");
+}
+GpuLanes::~GpuLanes() = default;
+void transport_streamed(const std::vector<GpuTarget>&, const MuonBatch&, std::uint64_t,
+                        const StreamedOptions&, TransportResult&, StreamedStats*) {
+  throw Error("this fastmu was built without CUDA");
+}
+void prepare_streamed(const std::vector<GpuTarget>&, std::size_t, const StreamedOptions&) {
+  throw Error("this fastmu was built without CUDA");
+}
 const char* device_name() { return ""; }
 DeviceArena::~DeviceArena() = default;
 const void* DeviceArena::copy_bytes(const void*, std::size_t) {

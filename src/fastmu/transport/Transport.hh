@@ -2,6 +2,7 @@
 // TransportParams on the CPU (all cores) or the GPU.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -22,21 +23,48 @@ bool cuda_available();
 // automatic -> cuda when available, else cpu; cuda without a GPU throws.
 Backend resolve_backend(Backend requested);
 
+// Which rows a transport returns: every muon, or only those that reached a
+// sensitive plane (status 0, what `fastmu run` writes unless --all); the GPU
+// compacts on the device, so the others never cross the bus.
+enum class ResultRows { all, at_plane };
+
 struct TransportStats {
   Backend backend = Backend::cpu;
   int gpus = 0;               // GPUs used (CUDA backend)
   double seconds = 0;         // wall time of the transport (views, copies, kernels)
-  double kernel_seconds = 0;  // GPU: time in kernels; CPU: same as seconds
-  std::uint64_t steps = 0;    // muon-steps taken
+  double kernel_seconds = 0;  // GPU: time with a transport kernel running; CPU: seconds
+  std::uint64_t muons = 0;    // muons transported (all of them, kept or not)
+  std::uint64_t steps = 0;    // muon-steps taken (all muons)
+  std::array<std::uint64_t, 5> by_status{};  // muons per final MuonStatus 0..4 (all muons)
 };
 
 // Transports `in` (muon ids first_id, first_id + 1, ...) on `threads` CPU
 // threads or `gpus` GPUs (0: all there are). The result does not depend on
 // the thread count, the GPU count or how the muons are cut into batches; CPU
 // and GPU agree up to float rounding (fused multiply-adds, SIMD vs scalar).
+// With `rows` at_plane only status-0 rows come back, in id order, with their
+// ids (TransportResult::id). On the GPU the inputs stay resident between
+// calls with the same params (CudaSession.hh) and the batch streams through
+// pinned buffers on several streams per GPU (cuda::transport_streamed).
 TransportResult transport(const TransportParams& params, const MuonBatch& in, Backend backend,
                           int threads = 0, std::uint64_t first_id = 0,
-                          TransportStats* stats = nullptr, int gpus = 0);
+                          TransportStats* stats = nullptr, int gpus = 0,
+                          ResultRows rows = ResultRows::all);
+
+// The same, into `out`: its columns' memory is reused, so a caller that
+// transports chunk after chunk into one result (a streaming run, an
+// optimiser) pays no allocation or page faults after the first chunk.
+void transport_into(TransportResult& out, const TransportParams& params, const MuonBatch& in,
+                    Backend backend, int threads = 0, std::uint64_t first_id = 0,
+                    TransportStats* stats = nullptr, int gpus = 0,
+                    ResultRows rows = ResultRows::all);
+
+// Does ahead of a transport what its first call would otherwise do: on the
+// CUDA backend creates the GPUs' contexts, uploads `params` (kept resident,
+// CudaSession.hh) and allocates the streams and buffers for batches of up to
+// `batch` muons. Call it while the input is read; a no-op on the CPU.
+void prepare_transport(const TransportParams& params, Backend backend, std::size_t batch,
+                       int gpus = 0);
 
 // The number of GPUs a run asking for `requested` (0: all) uses; throws
 // fastmu::Error if more are asked for than are visible.

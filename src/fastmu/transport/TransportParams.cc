@@ -1,5 +1,6 @@
 #include "fastmu/transport/TransportParams.hh"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -13,7 +14,8 @@ bool is_vacuum_material(const std::string& name) {
 }
 
 TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
-                                 const TableSet& tables, const StepOptions& options)
+                                 const TableSet& tables, const StepOptions& options,
+                                 const TableLadders& shorter)
     : geometry_(std::move(geometry)), options_(options) {
   const std::string& src = geometry_->source();
   if (!(options.step > 0) || !std::isfinite(options.step)) {
@@ -28,20 +30,37 @@ TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
   const auto& names = geometry_->material_names();
   tables_.resize(names.size());
   table_logs_.resize(names.size());
+  shorter_.resize(names.size());
+  shorter_logs_.resize(names.size());
   for (std::size_t m = 0; m < names.size(); ++m) {
     if (is_vacuum_material(names[m])) continue;
     const auto it = tables.find(names[m]);
     if (it == tables.end() || !it->second) {
-      throw Error(fmt::format("{}: material '{}' has no table for step {} m", src, names[m],
-                              options.step));
+      throw Error(fmt::format("{}: material '{}' has no table", src, names[m]));
     }
     const double step = it->second->metadata().step_m;
-    if (std::fabs(step - options.step) > 1e-6 * options.step) {
-      throw Error(fmt::format("table of '{}' is for step {} m, but the run uses step {} m",
-                              names[m], step, options.step));
-    }
     tables_[m] = it->second;
     table_logs_[m] = std::make_shared<const MaterialTableLogs>(it->second->host_view());
+    if (const auto lt = shorter.find(names[m]); lt != shorter.end()) {
+      auto ladder = lt->second;
+      std::sort(ladder.begin(), ladder.end(), [](const auto& a, const auto& b) {
+        return a && b && a->metadata().step_m > b->metadata().step_m;
+      });
+      double above = step;
+      for (const auto& t : ladder) {
+        if (!t || t->metadata().material != names[m]) {
+          throw Error(fmt::format("shorter tables of '{}': a table of another material", names[m]));
+        }
+        const double d = t->metadata().step_m;
+        if (!(d < above * (1 - 1e-6))) {
+          throw Error(fmt::format("shorter tables of '{}': step {} m is not below {} m", names[m],
+                                  d, above));
+        }
+        above = d;
+        shorter_[m].push_back(t);
+        shorter_logs_[m].push_back(std::make_shared<const MaterialTableLogs>(t->host_view()));
+      }
+    }
   }
   if (const auto& spec = geometry_->field_map()) {
     field_ = FieldMapParams::from_spec(*spec);

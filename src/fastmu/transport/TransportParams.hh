@@ -17,23 +17,31 @@
 namespace fastmu {
 
 using TableSet = std::map<std::string, std::shared_ptr<const TableParams>>;  // by material name
+// The ladders' shorter tables (StepLengths.hh), by material name, any order.
+using TableLadders = std::map<std::string, std::vector<std::shared_ptr<const TableParams>>>;
 
 // Materials that need no tables (no interactions).
 bool is_vacuum_material(const std::string& name);
 
 class TransportParams {
  public:
-  // Checks that every non-vacuum material of the geometry has a table of step
-  // options.step (relative 1e-6); throws fastmu::Error naming the material
+  // Checks that every non-vacuum material of the geometry has a table (its
+  // step is the material's step d) and that its shorter tables are for
+  // distinct steps below d; throws fastmu::Error naming the material
   // otherwise. The field map (if the geometry names one) is loaded here.
   TransportParams(std::shared_ptr<const GeometryParams> geometry, const TableSet& tables,
-                  const StepOptions& options);
+                  const StepOptions& options, const TableLadders& shorter = {});
 
   const GeometryParams& geometry() const { return *geometry_; }
+  const std::shared_ptr<const GeometryParams>& geometry_ptr() const { return geometry_; }
   const StepOptions& options() const { return options_; }
   const std::optional<FieldMapParams>& field_map() const { return field_; }
-  // Tables by material id (null for vacuum).
+  // Tables by material id (null for vacuum): the material's step d.
   const std::vector<std::shared_ptr<const TableParams>>& tables() const { return tables_; }
+  // The shorter tables of material id m, by descending step.
+  const std::vector<std::shared_ptr<const TableParams>>& shorter_tables(std::size_t m) const {
+    return shorter_[m];
+  }
 
   // A view whose arrays are copy(host_pointer, count). The per-material table
   // headers are assembled in `table_views`, which must outlive a host view.
@@ -46,12 +54,27 @@ class TransportParams {
       v.field_lo = field_lo_;
       v.field_hi = field_hi_;
     }
+    // Material ids first, then each ladder's shorter entries, chained by
+    // `shorter` from the longest to the shortest.
     table_views.assign(tables_.size(), MaterialTableView{});
+    auto view_of = [&](const TableParams& t, const MaterialTableLogs& logs) {
+      MaterialTableView tv = logs.make_view(t.make_view(copy), copy);
+      tv.step = static_cast<float>(t.metadata().step_m);
+      tv.inv_step = static_cast<float>(1.0 / t.metadata().step_m);
+      return tv;
+    };
     for (std::size_t m = 0; m < tables_.size(); ++m) {
-      if (tables_[m]) table_views[m] = table_logs_[m]->make_view(tables_[m]->make_view(copy), copy);
+      if (!tables_[m]) continue;
+      table_views[m] = view_of(*tables_[m], *table_logs_[m]);
+      std::size_t prev = m;
+      for (std::size_t k = 0; k < shorter_[m].size(); ++k) {
+        table_views[prev].shorter = static_cast<std::int32_t>(table_views.size());
+        prev = table_views.size();
+        table_views.push_back(view_of(*shorter_[m][k], *shorter_logs_[m][k]));
+      }
     }
     v.tables = copy(table_views.data(), table_views.size());
-    v.n_tables = static_cast<std::int32_t>(table_views.size());
+    v.n_tables = static_cast<std::int32_t>(tables_.size());
     v.planes = v.geometry.planes;
     v.n_planes = v.geometry.num_planes;
     v.options = options_;
@@ -64,6 +87,8 @@ class TransportParams {
   Vec3f field_lo_{}, field_hi_{};
   std::vector<std::shared_ptr<const TableParams>> tables_;
   std::vector<std::shared_ptr<const MaterialTableLogs>> table_logs_;
+  std::vector<std::vector<std::shared_ptr<const TableParams>>> shorter_;
+  std::vector<std::vector<std::shared_ptr<const MaterialTableLogs>>> shorter_logs_;
   StepOptions options_;
 };
 

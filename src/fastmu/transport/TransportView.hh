@@ -19,32 +19,35 @@ struct TransportView {
   GeometryView geometry;
   FieldMapView field;                 // empty when the geometry has no map
   Vec3f field_lo{}, field_hi{};       // region where the map can be non-zero
-  const MaterialTableView* tables = nullptr;  // by material id; n_pbins == 0: vacuum
-  std::int32_t n_tables = 0;
+  const MaterialTableView* tables = nullptr;  // by material id (n_pbins == 0: vacuum), then
+                                              // the ladders' shorter entries
+  std::int32_t n_tables = 0;                  // material ids (ladder entries not counted)
   const SensitivePlane* planes = nullptr;
   std::int32_t n_planes = 0;
   StepOptions options;
 
   FASTMU_HD bool in_world(Vec3f r) const { return geometry.in_world(r.x, r.y, r.z); }
 
-  // Margin kept from a box's faces so that float rounding of the positions
-  // never lets a muon cross one while its location is reused.
+  // Margin kept from a volume's faces so that float rounding of the
+  // positions never lets a muon cross one while its location is reused.
   static constexpr float kSafetyMargin = 1e-4f;  // m
 
-  // Material and field at r. Inside a box volume, `safety` is the distance to
-  // its nearest face (less a margin): volumes do not overlap, so within it the
-  // answer stays the same. Elsewhere (world, ARB8) it is 0: look again.
+  // Material, volume and field at r. `safety` is the isotropic safety of r
+  // in its volume (GeometryView::safety: boxes exact, ARB8s a lower bound,
+  // the world region through its grid cell) less a margin: volumes do not
+  // overlap, so within it the answer stays the same.
   FASTMU_HD Location locate(Vec3f r, float& safety) const {
     const LocateResult l = geometry.locate(r.x, r.y, r.z);
-    safety = 0.0f;
-    if (l.volume >= 0 && geometry.volumes[l.volume].arb8 < 0) {
-      const VolumeRecord& v = geometry.volumes[l.volume];
-      const float dx = fminf(r.x - v.lo.x, v.hi.x - r.x);
-      const float dy = fminf(r.y - v.lo.y, v.hi.y - r.y);
-      const float dz = fminf(r.z - v.lo.z, v.hi.z - r.z);
-      safety = fminf(dx, fminf(dy, dz)) - kSafetyMargin;
-    }
-    return {l.volume >= 0 ? l.material : geometry.world_material, l.field};
+    safety = geometry.safety(r, l.volume) - kSafetyMargin;
+    return {l.volume >= 0 ? l.material : geometry.world_material, l.field, l.volume};
+  }
+
+  // Straight-line distance along u to where the location of r changes, or
+  // `limit` when that is farther (a step looks no farther than its length:
+  // in the world's material the grid walk then stops after a cell or two
+  // instead of running to the world's edge).
+  FASTMU_HD float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t volume, float limit) const {
+    return geometry.distance_to_boundary(r, u, volume, limit);
   }
 
   FASTMU_HD bool has_field_map() const { return !field.empty(); }
@@ -53,6 +56,11 @@ struct TransportView {
   // out-of-line call on the host.
   FASTMU_HD Vec3f field_map(Vec3f r) const {
     return field.empty() ? Vec3f{} : field.at(r.x, r.y, r.z);
+  }
+
+  // The ladder's next shorter table of `t`, or null.
+  FASTMU_HD const MaterialTableView* shorter_table(const MaterialTableView& t) const {
+    return t.shorter >= 0 ? tables + t.shorter : nullptr;
   }
 
   FASTMU_HD const MaterialTableView* table(std::int32_t material) const {

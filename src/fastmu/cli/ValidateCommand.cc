@@ -1,0 +1,230 @@
+// `fastmu validate`: the fast transport against the detailed engine on the
+// same muons through the same geometry. Both results are written to the
+// output folder (fast.csv, detailed.csv, every muon with status and plane);
+// scripts/plot_validate.py then writes the overlays (PNG), summary.md and
+// summary.json and judges them against the tolerances. Exits non-zero when a
+// check fails, so that it can run in a user's CI.
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "fastmu/cli/Commands.hh"
+#include "fastmu/core/Error.hh"
+#include "fastmu/core/Parallel.hh"
+#include "fastmu/core/Progress.hh"
+#include "fastmu/geometry/ShipShield.hh"
+#include "fastmu/io/AtomicOutput.hh"
+#include "fastmu/tables/TableCache.hh"
+#include "fastmu/transport/DetailedTransport.hh"
+#include "fastmu/transport/Examples.hh"
+#include "fastmu/transport/MuonIO.hh"
+#include "fastmu/transport/Transport.hh"
+
+namespace fastmu::cli {
+namespace {
+
+struct ValidateArgs {
+  std::string geometry, muons, tolerances, out_dir, example;
+  std::size_t n = 0;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  double step = 0.02;
+  double p_kill = 0.18;
+  std::int64_t max_steps = 100000;
+  std::string backend = "auto";
+};
+
+// Documented defaults (README "fastmu validate"); a --tolerances JSON
+// overrides any of them.
+nlohmann::json default_tolerances() {
+  return {{"ks_p_min", 1e-3},        // two-sample KS p-value of each quantity at each plane/charge
+          {"fraction_sigma", 3.0},   // |status fraction difference| / its statistical error
+          {"fraction_abs", 0.01},    // ... or at most this absolute difference
+          {"quantile_rel", 0.05},    // relative difference of the 10/50/90 % quantiles of |p|
+          {"min_muons", 20}};        // groups with fewer muons (either engine) are not judged
+}
+
+nlohmann::json read_tolerances(const std::string& file) {
+  nlohmann::json tol = default_tolerances();
+  if (file.empty()) return tol;
+  std::ifstream in(file);
+  if (!in) throw Error(fmt::format("--tolerances {}: cannot open", file));
+  nlohmann::json user;
+  try {
+    in >> user;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(fmt::format("--tolerances {}: not JSON ({})", file, e.what()));
+  }
+  if (!user.is_object()) throw Error(fmt::format("--tolerances {}: must be a JSON object", file));
+  for (const auto& [key, value] : user.items()) {
+    if (!tol.contains(key)) {
+      throw Error(fmt::format("--tolerances {}: unknown key '{}' (known: ks_p_min, fraction_sigma, "
+                              "fraction_abs, quantile_rel, min_muons)", file, key));
+    }
+    if (!value.is_number() || !(value.get<double>() >= 0)) {
+      throw Error(fmt::format("--tolerances {}: '{}' must be a number >= 0", file, key));
+    }
+    tol[key] = value;
+  }
+  return tol;
+}
+
+std::filesystem::path scripts_dir() {
+  if (const char* env = std::getenv("FASTMU_SCRIPTS_DIR")) return env;
+  return std::filesystem::path(FASTMU_PYTHON_DIR) / ".." / "scripts";
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+void run_validate(const ValidateArgs& a) {
+  // Every input is checked before any transport (one line each).
+  if (!a.example.empty()) {
+    if (a.example != "iron-block" && a.example != "ship") {
+      throw Error(fmt::format("--example: '{}' is not iron-block or ship", a.example));
+    }
+    if (!a.geometry.empty() || !a.muons.empty()) {
+      throw Error("validate: --example excludes --geometry and --muons");
+    }
+  } else if (a.geometry.empty() || a.muons.empty()) {
+    throw Error("validate: --geometry and --muons are required (or --example iron-block|ship)");
+  }
+  if (a.out_dir.empty()) throw Error("validate: --out-dir is required");
+  if (a.max_steps <= 0 || a.max_steps > 2'000'000'000) {
+    throw Error(fmt::format("--max-steps: {} is not in [1, 2e9]", a.max_steps));
+  }
+  if (!(a.p_kill > 0)) throw Error(fmt::format("--p-kill: {} is not positive", a.p_kill));
+  const nlohmann::json tol = read_tolerances(a.tolerances);
+  const auto script = scripts_dir() / "plot_validate.py";
+  if (!std::filesystem::exists(script)) {
+    throw Error(fmt::format("validate: {} not found (set FASTMU_SCRIPTS_DIR)", script.string()));
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(a.out_dir, ec);
+  if (ec || !std::filesystem::is_directory(a.out_dir)) {
+    throw Error(fmt::format("--out-dir {}: cannot create ({})", a.out_dir, ec.message()));
+  }
+  const std::filesystem::path dir = a.out_dir;
+
+  MaterialLibrary materials;
+  nlohmann::json doc;
+  std::string source = a.geometry;
+  MuonBatch muons;
+  if (a.example == "iron-block") {
+    doc = iron_block_geometry_json(), source = "iron-block";
+    muons = iron_block_muons(a.n ? a.n : 5000);
+  } else if (a.example == "ship") {
+    doc = make_ship_shield_json("warm"), source = "ship(warm)";
+    muons = ship_muons(a.n ? a.n : 20000, a.seed);
+  } else {
+    std::ifstream in(a.geometry);
+    if (!in) throw Error(fmt::format("--geometry {}: cannot open", a.geometry));
+    try {
+      in >> doc;
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(fmt::format("--geometry {}: not JSON ({})", a.geometry, e.what()));
+    }
+    muons = read_muons(a.muons);
+    if (a.n > 0 && a.n < muons.size()) muons.resize(a.n);
+  }
+  if (muons.size() == 0) throw Error("validate: no muons");
+  auto geometry = std::make_shared<const GeometryParams>(
+      GeometryParams::from_json(doc, source, materials));
+  const Backend backend = resolve_backend(parse_backend(a.backend));
+
+  StepOptions opt;
+  opt.step = static_cast<float>(a.step);
+  opt.p_kill = static_cast<float>(a.p_kill);
+  opt.max_steps = static_cast<std::int32_t>(a.max_steps);
+  opt.seed = a.seed;
+  TableCache cache;
+  const TransportParams params = make_transport_params(geometry, materials, {}, &cache, opt);
+  TransportStats fs;
+  const TransportResult fast = transport(params, muons, backend, a.threads, 0, &fs);
+  std::printf("fast transport: %zu muons in %.3f s\n", fast.size(), fs.seconds);
+
+  ProgressBar bar("detailed engine", muons.size());
+  DetailedTransportOptions dopt;
+  dopt.p_kill = static_cast<float>(a.p_kill);
+  dopt.max_segments = static_cast<std::int32_t>(a.max_steps);
+  dopt.seed = a.seed;
+  dopt.threads = a.threads;
+  const auto t0 = std::chrono::steady_clock::now();
+  const TransportResult detailed =
+      transport_detailed(*geometry, materials, muons, dopt, 0, [&](std::size_t k) { bar.add(k); });
+  bar.finish();
+  struct {
+    double seconds;
+  } ds{std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+  std::printf("detailed engine: %zu muons in %.3f s (%d threads)\n", detailed.size(), ds.seconds,
+              resolve_thread_count(a.threads));
+
+  write_transport_result(dir / "fast.csv", fast, true, true);
+  write_transport_result(dir / "detailed.csv", detailed, true, true);
+  {
+    io::AtomicOutput out(dir / "tolerances.json");
+    std::ofstream(out.temp_path()) << tol.dump(2) << '\n';
+    out.commit();
+  }
+  nlohmann::json planes = nlohmann::json::array();
+  for (const auto& p : geometry->sensitive_planes()) planes.push_back(p.z);
+  nlohmann::json info_doc;
+  info_doc["source"] = source;
+  info_doc["muons"] = muons.size();
+  info_doc["seed"] = a.seed;
+  info_doc["fast_seconds"] = fs.seconds;
+  info_doc["detailed_seconds"] = ds.seconds;
+  info_doc["threads"] = resolve_thread_count(a.threads);
+  info_doc["planes"] = planes;
+  const std::string info = info_doc.dump();
+  const char* py = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  const std::string cmd = std::string(py) + " " + quote(script.string()) + " --dir " +
+                          quote(dir.string()) + " --info " + quote(info);
+  const int rc = std::system(cmd.c_str());
+  if (rc != 0) {
+    const int code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    if (code == 1) {
+      throw Error(fmt::format("validate: checks failed (see {})", (dir / "summary.md").string()));
+    }
+    throw Error(fmt::format("validate: {} failed (exit {})", script.string(), code));
+  }
+  std::printf("validate: all checks passed; wrote %s\n", (dir / "summary.md").c_str());
+}
+
+}  // namespace
+
+void register_validate_command(CLI::App& app) {
+  auto a = std::make_shared<ValidateArgs>();
+  auto* v = app.add_subcommand(
+      "validate", "fast transport vs detailed engine on the same muons: plots, summary, pass/fail");
+  v->add_option("--geometry", a->geometry, "geometry JSON");
+  v->add_option("--muons", a->muons, "muons (CSV or HDF5: px,py,pz,x,y,z,pdg[,weight])");
+  v->add_option("--n", a->n, "use the first N muons (examples: iron-block 5000, ship 20000)");
+  v->add_option("--tolerances", a->tolerances,
+                "JSON overriding ks_p_min, fraction_sigma, fraction_abs, quantile_rel, min_muons");
+  v->add_option("--out-dir", a->out_dir, "folder for the CSVs, PNGs and summary.{md,json}");
+  v->add_option("--example", a->example, "built-in geometry and muons: iron-block | ship");
+  v->add_option("--seed", a->seed, "random seed")->capture_default_str();
+  v->add_option("--threads", a->threads, "CPU threads (0: all)")->capture_default_str();
+  v->add_option("--step", a->step, "fast transport: table step [m]")->capture_default_str();
+  v->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
+  v->add_option("--max-steps", a->max_steps, "step limit per muon (detailed engine: volume segments)")->capture_default_str();
+  v->add_option("--backend", a->backend, "fast transport: auto | cpu | cuda")->capture_default_str();
+  v->callback([a] { run_validate(*a); });
+}
+
+}  // namespace fastmu::cli
