@@ -41,7 +41,8 @@ void BM_Slab_Fe_50GeV_10m_Field(benchmark::State& state) {
   const std::size_t n = 200;
   std::uint64_t seed = 1;
   for (auto _ : state) {
-    auto s = fastmu::transport_slab(iron(), 10.0, 50.0, 50.0, n, -1, fastmu::Vec3{0, 1.7, 0}, seed++, 1);
+    auto s =
+        fastmu::transport_slab(iron(), 10.0, 50.0, 50.0, n, -1, fastmu::Vec3{0, 1.7, 0}, seed++, 1);
     benchmark::DoNotOptimize(s.data());
   }
   state.SetItemsProcessed(state.iterations() * n);

@@ -34,14 +34,17 @@ class ShapeSource final : public SampleSource {
     for (std::size_t i = 0; i < n; ++i) {
       const Philox4 r = philox_block(1, (std::uint64_t(bin) << 32) + i, 0, RngStream::table_build);
       const double p = p_lo + (p_hi - p_lo) * to_unit_open(r.v[0]);
-      const double g = std::sqrt(-2 * std::log(to_unit_open(r.v[1]))) * std::cos(6.2831853 * to_unit_open(r.v[2]));
+      const double g = std::sqrt(-2 * std::log(to_unit_open(r.v[1]))) *
+                       std::cos(6.2831853 * to_unit_open(r.v[2]));
       double loss = 0.025 / p * std::exp(0.12 * g);
-      if (r.v[3] < 0x14000000u) loss = std::min(0.99, loss * std::exp(2.5 * -std::log(to_unit_open(r.v[3] << 5))));
+      if (r.v[3] < 0x14000000u)
+        loss = std::min(0.99, loss * std::exp(2.5 * -std::log(to_unit_open(r.v[3] << 5))));
       const double kick = 0.0136 / p * std::sqrt(-2 * std::log(to_unit_open(r.v[0] ^ r.v[1])));
       hist.add(p, kick * p, 0, p * (1 - loss));
     }
   }
-  std::vector<double> pilot_phi(const std::vector<double>& probes, std::size_t, ProgressBar*) override {
+  std::vector<double> pilot_phi(const std::vector<double>& probes, std::size_t,
+                                ProgressBar*) override {
     return std::vector<double>(probes.size(), 0.0);
   }
   bool parallel_bins() const override { return true; }
@@ -130,7 +133,8 @@ static void BM_TableSamplePhiloxInterpolated(benchmark::State& state) {
       const Philox4 r = philox_block(1, id, 0, RngStream::fast_transport);
       const float p = 0.2f + 399.0f * to_unit_open_f(r.v[3]);
       const std::int32_t bin = choose_interpolated_bin(v, p, to_unit_open_f(r.v[3] << 8));
-      const SampledLoss s = sample_bin(v, bin, r.v[0], to_unit_open_f(r.v[1]), to_unit_open_f(r.v[2]));
+      const SampledLoss s =
+          sample_bin(v, bin, r.v[0], to_unit_open_f(r.v[1]), to_unit_open_f(r.v[2]));
       acc += s.loss_frac + s.kick_frac;
     }
     benchmark::DoNotOptimize(acc);

@@ -43,8 +43,8 @@ Material make_concrete() {
   m.name = "G4_CONCRETE";
   m.density_g_cm3 = 2.3;
   m.mean_excitation_ev = 135.2;
-  m.components = {{1, 1.008, 0.01},     {6, 12.011, 0.001},    {8, 15.999, 0.529107},
-                  {11, 22.990, 0.016},  {12, 24.305, 0.002},   {13, 26.982, 0.033872},
+  m.components = {{1, 1.008, 0.01},       {6, 12.011, 0.001},  {8, 15.999, 0.529107},
+                  {11, 22.990, 0.016},    {12, 24.305, 0.002}, {13, 26.982, 0.033872},
                   {14, 28.085, 0.337021}, {19, 39.098, 0.013}, {20, 40.078, 0.044},
                   {26, 55.845, 0.014}};
   return m;
@@ -72,8 +72,8 @@ bool read_reference(const std::string& path, RefStats& out) {
   std::size_t n = 0;
   while (in.read(reinterpret_cast<char*>(row), sizeof row)) {
     out.pt.push_back(std::hypot(double(row[1]), double(row[2])));
-    loss += double(row[0]) - std::sqrt(double(row[1]) * row[1] + double(row[2]) * row[2] +
-                                       double(row[3]) * row[3]);
+    loss += double(row[0]) -
+            std::sqrt(double(row[1]) * row[1] + double(row[2]) * row[2] + double(row[3]) * row[3]);
     ++n;
   }
   out.mean_loss = n ? loss / double(n) : 0;
@@ -96,8 +96,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--slab") && i + 1 < argc) {
       slab = true;
       slab_step = std::atof(argv[++i]);
-    }
-    else if (!std::strcmp(argv[i], "--cut") && i + 1 < argc) cut = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--cut") && i + 1 < argc) cut = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--n") && i + 1 < argc) n = std::strtoul(argv[++i], nullptr, 10);
     else ref_dir = argv[i];
   }
@@ -114,7 +113,8 @@ int main(int argc, char** argv) {
       if (row[1] == 0 && row[2] == 0 && row[3] == 0) continue;
       rx.push_back(row[4]);
       rpx.push_back(row[1]);
-      pmean += std::sqrt(double(row[1]) * row[1] + double(row[2]) * row[2] + double(row[3]) * row[3]);
+      pmean +=
+          std::sqrt(double(row[1]) * row[1] + double(row[2]) * row[2] + double(row[3]) * row[3]);
     }
     pmean /= double(rx.size());
     const Material fe = make_fe();
@@ -146,7 +146,8 @@ int main(int argc, char** argv) {
       for (double e : v) s2 += e * e;
       return std::sqrt(s2 / double(v.size()));
     };
-    std::printf("slab: x rms %.3f cm (G4 %.3f), mean p exit G4 %.2f\n", 100 * rms(x), 100 * rms(rx), pmean);
+    std::printf("slab: x rms %.3f cm (G4 %.3f), mean p exit G4 %.2f\n", 100 * rms(x), 100 * rms(rx),
+                pmean);
     for (double q : {0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99}) {
       std::printf("  q%-4g x %+8.3f cm (G4 %+8.3f)   px %+8.4f GeV (G4 %+8.4f)\n", q * 100,
                   100 * quantile(x, q), 100 * quantile(rx, q), quantile(px, q), quantile(rpx, q));
@@ -166,7 +167,8 @@ int main(int argc, char** argv) {
           const auto d = msc.sample(p, radius, -1, rng);
           sink += d.cos_theta + d.lateral_x_m;
         }
-        const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double dt =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("%s p = %g GeV: %.3g samples/s (%.0f ns each) [%g]\n", mat.name.c_str(), p,
                     double(nb) / dt, 1e9 * dt / double(nb), sink);
       }
@@ -207,7 +209,8 @@ int main(int argc, char** argv) {
           const double m = constants::muon_mass, me = constants::electron_mass;
           const double e = std::hypot(p_mean, m), b2 = p_mean * p_mean / (e * e);
           const double tau = (e - m) / m, ratio = me / m;
-          const double tmax = 2 * me * tau * (tau + 2) / (1 + 2 * ratio * (tau + 1) + ratio * ratio);
+          const double tmax =
+              2 * me * tau * (tau + 2) / (1 + 2 * ratio * (tau + 1) + ratio * ratio);
           const double tcut = msc.data().electron_cut;
           // (K/2) Z/A rho x / beta^2 [GeV], K/2 = 0.1535 MeV cm2/mol.
           const double c = 0.1535e-3 * z_over_a * mat.density_g_cm3 * radius * 100 / b2;
@@ -260,15 +263,17 @@ int main(int argc, char** argv) {
         g[j] = quantile(ref.pt, qs[j]) * 1e3;
       }
       auto frac_above = [](const std::vector<double>& v, double x) {
-        return double(std::count_if(v.begin(), v.end(), [x](double e) { return e > x; })) / double(v.size());
+        return double(std::count_if(v.begin(), v.end(), [x](double e) { return e > x; })) /
+               double(v.size());
       };
       if (verbose) {
-        std::printf("   P(pt > G4 q99) = %.4f, P(pt > G4 q99.9) = %.5f\n", frac_above(pt, g[2] * 1e-3),
-                    frac_above(pt, g[3] * 1e-3));
+        std::printf("   P(pt > G4 q99) = %.4f, P(pt > G4 q99.9) = %.5f\n",
+                    frac_above(pt, g[2] * 1e-3), frac_above(pt, g[3] * 1e-3));
       }
-      std::printf("%6s | %8.3f %8.3f %+6.1f | %8.3f %8.3f %+6.1f | %8.3f %8.3f %+6.1f | %9.2f %9.2f\n",
-                  labels[k], q[0], g[0], 100 * (q[0] / g[0] - 1), q[1], g[1], 100 * (q[1] / g[1] - 1),
-                  q[2], g[2], 100 * (q[2] / g[2] - 1), q[3], g[3]);
+      std::printf(
+          "%6s | %8.3f %8.3f %+6.1f | %8.3f %8.3f %+6.1f | %8.3f %8.3f %+6.1f | %9.2f %9.2f\n",
+          labels[k], q[0], g[0], 100 * (q[0] / g[0] - 1), q[1], g[1], 100 * (q[1] / g[1] - 1), q[2],
+          g[2], 100 * (q[2] / g[2] - 1), q[3], g[3]);
     }
   }
   return 0;

@@ -26,15 +26,21 @@ FieldSymmetry parse_symmetry(const std::string& s) {
   if (s == "quadrant") return FieldSymmetry::quadrant;
   throw Error("field map: symmetry must be 'none' or 'quadrant', got '" + s + "'");
 }
-const char* to_string(FieldInterpolation i) { return i == FieldInterpolation::nearest ? "nearest" : "linear"; }
-const char* to_string(FieldSymmetry s) { return s == FieldSymmetry::quadrant ? "quadrant" : "none"; }
+const char* to_string(FieldInterpolation i) {
+  return i == FieldInterpolation::nearest ? "nearest" : "linear";
+}
+const char* to_string(FieldSymmetry s) {
+  return s == FieldSymmetry::quadrant ? "quadrant" : "none";
+}
 
 std::shared_ptr<FieldMapParams> from_array(const CArray<float>& b, std::array<double, 3> lo,
-                                           std::array<double, 3> hi, const std::string& interpolation,
+                                           std::array<double, 3> hi,
+                                           const std::string& interpolation,
                                            const std::string& symmetry) {
   if (b.ndim() != 4 || b.shape(3) != 3) {
     std::string shape = "(";
-    for (py::ssize_t i = 0; i < b.ndim(); ++i) shape += (i ? ", " : "") + std::to_string(b.shape(i));
+    for (py::ssize_t i = 0; i < b.ndim(); ++i)
+      shape += (i ? ", " : "") + std::to_string(b.shape(i));
     throw Error("field map: B must have shape (nx, ny, nz, 3), got " + shape + ")");
   }
   const std::array<std::size_t, 3> shape = {static_cast<std::size_t>(b.shape(0)),
@@ -59,21 +65,25 @@ void bind_field(py::module_& m) {
            py::arg("interpolation") = "linear", py::arg("symmetry") = "none")
       .def_static(
           "from_hdf5",
-          [](const std::filesystem::path& file, const std::string& interpolation, const std::string& symmetry) {
-            return std::make_shared<FieldMapParams>(
-                FieldMapParams::from_hdf5(file, parse_interpolation(interpolation), parse_symmetry(symmetry)));
+          [](const std::filesystem::path& file, const std::string& interpolation,
+             const std::string& symmetry) {
+            return std::make_shared<FieldMapParams>(FieldMapParams::from_hdf5(
+                file, parse_interpolation(interpolation), parse_symmetry(symmetry)));
           },
           py::arg("path"), py::arg("interpolation") = "linear", py::arg("symmetry") = "none",
           "Loads dataset `B` and attributes `min`, `max` from an HDF5 file.")
       .def("save", &FieldMapParams::write_hdf5, py::arg("path"),
            "Writes the map as HDF5 (dataset `B`, attributes `min`, `max`), atomically.")
-      .def_property_readonly("shape", [](const FieldMapParams& f) {
-        return py::make_tuple(f.shape()[0], f.shape()[1], f.shape()[2]);
-      })
+      .def_property_readonly("shape",
+                             [](const FieldMapParams& f) {
+                               return py::make_tuple(f.shape()[0], f.shape()[1], f.shape()[2]);
+                             })
       .def_property_readonly("min", [](const FieldMapParams& f) { return f.lo(); })
       .def_property_readonly("max", [](const FieldMapParams& f) { return f.hi(); })
-      .def_property_readonly("interpolation", [](const FieldMapParams& f) { return to_string(f.interpolation()); })
-      .def_property_readonly("symmetry", [](const FieldMapParams& f) { return to_string(f.symmetry()); })
+      .def_property_readonly("interpolation",
+                             [](const FieldMapParams& f) { return to_string(f.interpolation()); })
+      .def_property_readonly("symmetry",
+                             [](const FieldMapParams& f) { return to_string(f.symmetry()); })
       .def_property_readonly(
           "B",
           [](py::object self) {
@@ -105,9 +115,10 @@ void bind_field(py::module_& m) {
           },
           py::arg("points"), "B [T] at points (..., 3) [m], as the transport sees it.")
       .def("__repr__", [](const FieldMapParams& f) {
-        return "FieldMap(shape=(" + std::to_string(f.shape()[0]) + ", " + std::to_string(f.shape()[1]) +
-               ", " + std::to_string(f.shape()[2]) + ", 3), interpolation='" + to_string(f.interpolation()) +
-               "', symmetry='" + to_string(f.symmetry()) + "')";
+        return "FieldMap(shape=(" + std::to_string(f.shape()[0]) + ", " +
+               std::to_string(f.shape()[1]) + ", " + std::to_string(f.shape()[2]) +
+               ", 3), interpolation='" + to_string(f.interpolation()) + "', symmetry='" +
+               to_string(f.symmetry()) + "')";
       });
 }
 

@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
+#include <nlohmann/json.hpp>
 
 #include "Bindings.hh"
 #include "GeometryHandle.hh"
@@ -90,8 +90,10 @@ void bind_geometry(py::module_& m) {
           "from_dict",
           [](const py::dict& d, std::optional<std::filesystem::path> base_dir) {
             // Through JSON text: the C++ parser is the one source of truth.
-            const std::string text = py::module_::import("json").attr("dumps")(d).cast<std::string>();
-            return from_text(text, "<dict>", base_dir ? std::move(base_dir) : std::filesystem::current_path());
+            const std::string text =
+                py::module_::import("json").attr("dumps")(d).cast<std::string>();
+            return from_text(text, "<dict>",
+                             base_dir ? std::move(base_dir) : std::filesystem::current_path());
           },
           py::arg("geometry"), py::arg("base_dir") = py::none(),
           "Validates a geometry given as a dict with the JSON layout; a relative field-map "
@@ -104,22 +106,27 @@ void bind_geometry(py::module_& m) {
           [](const GeometryHandle& h, const std::filesystem::path& path) {
             write_gdml(*h.params, h.materials, path);
           },
-          py::arg("path"), "Writes the geometry as GDML for Geant4 (plus path + '.json' for planes/field map).")
+          py::arg("path"),
+          "Writes the geometry as GDML for Geant4 (plus path + '.json' for planes/field map).")
       .def_static("from_json_text", &from_text, py::arg("text"), py::arg("source") = "<json>",
                   py::arg("base_dir") = py::none(), "Validates a geometry given as JSON text.")
       .def_property_readonly("source", [](const GeometryHandle& h) { return h.params->source(); })
-      .def_property_readonly("world_min", [](const GeometryHandle& h) { return h.params->world_lo(); })
-      .def_property_readonly("world_max", [](const GeometryHandle& h) { return h.params->world_hi(); })
-      .def_property_readonly("material_names",
-                             [](const GeometryHandle& h) { return h.params->material_names(); },
-                             "Materials used, by id (id 0 is the world's).")
-      .def_property_readonly("volumes", [](const GeometryHandle& h) { return volumes_list(*h.params); })
+      .def_property_readonly("world_min",
+                             [](const GeometryHandle& h) { return h.params->world_lo(); })
+      .def_property_readonly("world_max",
+                             [](const GeometryHandle& h) { return h.params->world_hi(); })
+      .def_property_readonly(
+          "material_names", [](const GeometryHandle& h) { return h.params->material_names(); },
+          "Materials used, by id (id 0 is the world's).")
+      .def_property_readonly("volumes",
+                             [](const GeometryHandle& h) { return volumes_list(*h.params); })
       .def_property_readonly(
           "sensitive_planes",
           [](const GeometryHandle& h) {
             py::list out;
             for (const auto& p : h.params->sensitive_planes()) {
-              out.append(py::dict(py::arg("z") = p.z, py::arg("x") = py::make_tuple(p.x_min, p.x_max),
+              out.append(py::dict(py::arg("z") = p.z,
+                                  py::arg("x") = py::make_tuple(p.x_min, p.x_max),
                                   py::arg("y") = py::make_tuple(p.y_min, p.y_max)));
             }
             return out;
@@ -129,18 +136,24 @@ void bind_geometry(py::module_& m) {
           [](const GeometryHandle& h) -> py::object {
             const auto& f = h.params->field_map();
             if (!f) return py::none();
-            return py::dict(py::arg("file") = f->file.string(),
-                            py::arg("interpolation") = interpolation_name(f->interpolation),
-                            py::arg("symmetry") = f->symmetry == FieldSymmetry::quadrant ? "quadrant" : "none");
+            return py::dict(
+                py::arg("file") = f->file.string(),
+                py::arg("interpolation") = interpolation_name(f->interpolation),
+                py::arg("symmetry") = f->symmetry == FieldSymmetry::quadrant ? "quadrant" : "none");
           },
           "The JSON's field_map (file resolved), or None.")
-      .def_property_readonly("grid_shape", [](const GeometryHandle& h) { return h.params->grid_shape(); })
-      .def("material", [](const GeometryHandle& h, const std::string& name) {
-             return h.materials.find(name).definition();
-           }, py::arg("name"), "Definition line of a material as this geometry sees it.")
+      .def_property_readonly("grid_shape",
+                             [](const GeometryHandle& h) { return h.params->grid_shape(); })
+      .def(
+          "material",
+          [](const GeometryHandle& h, const std::string& name) {
+            return h.materials.find(name).definition();
+          },
+          py::arg("name"), "Definition line of a material as this geometry sees it.")
       .def("__repr__", [](const GeometryHandle& h) {
-        return "Geometry('" + h.params->source() + "', " + std::to_string(h.params->volumes().size()) +
-               " volumes, " + std::to_string(h.params->sensitive_planes().size()) + " sensitive planes)";
+        return "Geometry('" + h.params->source() + "', " +
+               std::to_string(h.params->volumes().size()) + " volumes, " +
+               std::to_string(h.params->sensitive_planes().size()) + " sensitive planes)";
       });
 }
 

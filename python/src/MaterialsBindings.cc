@@ -30,7 +30,8 @@ py::dict material_to_dict(const Material& mat) {
     const std::string symbol = element_by_z(c.z).symbol;
     // Effective elements (standard rock: Z = 11, A = 22) can share a symbol
     // with a real one: sum fractions by symbol, keep each component in `components`.
-    const double before = composition.contains(symbol) ? composition[symbol.c_str()].cast<double>() : 0.0;
+    const double before =
+        composition.contains(symbol) ? composition[symbol.c_str()].cast<double>() : 0.0;
     composition[symbol.c_str()] = before + c.mass_fraction;
     components.append(py::dict(py::arg("z") = c.z, py::arg("a") = c.a_g_per_mol,
                                py::arg("mass_fraction") = c.mass_fraction));
@@ -47,23 +48,30 @@ py::dict material_to_dict(const Material& mat) {
 }  // namespace
 
 void bind_materials(py::module_& m) {
-  auto mm = m.def_submodule("materials", "Material library (Geant4 NIST names; 'vacuum' = G4_Galactic)");
-  mm.def("names", [] { return python_materials().names(); },
-         "Names of all known materials (built-in and custom).");
-  mm.def("contains", [](const std::string& name) { return python_materials().contains(name); },
-         py::arg("name"));
-  mm.def("find", [](const std::string& name) { return material_to_dict(python_materials().find(name)); },
-         py::arg("name"),
-         "The material as a dict: name, density [g/cm3], mean_excitation_ev, composition "
-         "{symbol: mass fraction}, components, radiation_length_m, z_over_a, definition. "
-         "Raises fastmu.Error for an unknown name.");
-  mm.def("add_custom",
-         [](const std::string& name, double density, const std::map<std::string, double>& composition) {
-           return material_to_dict(python_materials().add_custom(name, density, composition));
-         },
-         py::arg("name"), py::arg("density"), py::arg("composition"),
-         "Defines a material from its density [g/cm3] and mass fractions by element symbol "
-         "(normalised to 1), for this process. Returns it as find() does.");
+  auto mm =
+      m.def_submodule("materials", "Material library (Geant4 NIST names; 'vacuum' = G4_Galactic)");
+  mm.def(
+      "names", [] { return python_materials().names(); },
+      "Names of all known materials (built-in and custom).");
+  mm.def(
+      "contains", [](const std::string& name) { return python_materials().contains(name); },
+      py::arg("name"));
+  mm.def(
+      "find",
+      [](const std::string& name) { return material_to_dict(python_materials().find(name)); },
+      py::arg("name"),
+      "The material as a dict: name, density [g/cm3], mean_excitation_ev, composition "
+      "{symbol: mass fraction}, components, radiation_length_m, z_over_a, definition. "
+      "Raises fastmu.Error for an unknown name.");
+  mm.def(
+      "add_custom",
+      [](const std::string& name, double density,
+         const std::map<std::string, double>& composition) {
+        return material_to_dict(python_materials().add_custom(name, density, composition));
+      },
+      py::arg("name"), py::arg("density"), py::arg("composition"),
+      "Defines a material from its density [g/cm3] and mass fractions by element symbol "
+      "(normalised to 1), for this process. Returns it as find() does.");
 }
 
 }  // namespace fastmu::python

@@ -15,8 +15,9 @@ PyObject* g_error_type = nullptr;  // fastmu.Error; lives as long as the interpr
 }  // namespace
 
 PYBIND11_MODULE(_fastmu, m) {
-  m.doc() = "fastmu: muon transport through matter and magnetic fields by histogram sampling "
-            "(units: metres, GeV/c, tesla)";
+  m.doc() =
+      "fastmu: muon transport through matter and magnetic fields by histogram sampling "
+      "(units: metres, GeV/c, tesla)";
   m.attr("__version__") = FASTMU_VERSION;
 #ifdef FASTMU_PYTHON_HAVE_CUDA
   m.attr("have_cuda") = true;

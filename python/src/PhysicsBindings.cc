@@ -21,7 +21,8 @@ static_assert(sizeof(MuonSample) == 7 * sizeof(double), "MuonSample must be 7 pa
 // The samples as an (N, 7) float64 array that owns the vector (no copy).
 py::array_t<double> samples_to_numpy(std::vector<MuonSample>&& samples) {
   auto* owner = new std::vector<MuonSample>(std::move(samples));
-  py::capsule free_when_done(owner, [](void* p) { delete static_cast<std::vector<MuonSample>*>(p); });
+  py::capsule free_when_done(owner,
+                             [](void* p) { delete static_cast<std::vector<MuonSample>*>(p); });
   const auto n = static_cast<py::ssize_t>(owner->size());
   return py::array_t<double>({n, py::ssize_t{7}}, reinterpret_cast<const double*>(owner->data()),
                              free_when_done);
@@ -31,7 +32,8 @@ void check_common(double p, double p_max, std::size_t n, int charge) {
   (void)n;
   if (!(p > 0)) throw Error("physics: p must be > 0 GeV/c, got " + std::to_string(p));
   if (!(p_max >= p)) throw Error("physics: p_max must be >= p, got " + std::to_string(p_max));
-  if (charge != -1 && charge != 1) throw Error("physics: charge must be -1 or 1, got " + std::to_string(charge));
+  if (charge != -1 && charge != 1)
+    throw Error("physics: charge must be -1 or 1, got " + std::to_string(charge));
 }
 
 PhysicsOptions make_options(bool photonuclear, bool decay) {
@@ -48,7 +50,8 @@ void bind_physics(py::module_& m) {
   pm.def(
       "sample",
       [](const std::string& material, double p, std::optional<double> p_max, double step,
-         std::size_t n, int charge, std::uint64_t seed, int threads, bool photonuclear, bool decay) {
+         std::size_t n, int charge, std::uint64_t seed, int threads, bool photonuclear,
+         bool decay) {
         const double p_hi = p_max.value_or(p);
         check_common(p, p_hi, n, charge);
         if (!(step > 0)) throw Error("physics: step must be > 0 m, got " + std::to_string(step));
@@ -74,20 +77,22 @@ void bind_physics(py::module_& m) {
          bool photonuclear, bool decay) {
         const double p_hi = p_max.value_or(p);
         check_common(p, p_hi, n, charge);
-        if (!(thickness > 0)) throw Error("physics: thickness must be > 0 m, got " + std::to_string(thickness));
+        if (!(thickness > 0))
+          throw Error("physics: thickness must be > 0 m, got " + std::to_string(thickness));
         const Material& mat = python_materials().find(material);
         std::vector<MuonSample> out;
         {
           py::gil_scoped_release release;
-          out = transport_slab(mat, thickness, p, p_hi, n, charge, Vec3{field[0], field[1], field[2]},
-                               seed, threads, make_options(photonuclear, decay));
+          out =
+              transport_slab(mat, thickness, p, p_hi, n, charge, Vec3{field[0], field[1], field[2]},
+                             seed, threads, make_options(photonuclear, decay));
         }
         return samples_to_numpy(std::move(out));
       },
       py::arg("material"), py::arg("thickness"), py::arg("p"), py::arg("p_max") = py::none(),
       py::arg("n") = 10000, py::arg("charge") = -1,
-      py::arg("field") = std::array<double, 3>{0, 0, 0}, py::arg("seed") = 1, py::arg("threads") = 0,
-      py::arg("photonuclear") = false, py::arg("decay") = false,
+      py::arg("field") = std::array<double, 3>{0, 0, 0}, py::arg("seed") = 1,
+      py::arg("threads") = 0, py::arg("photonuclear") = false, py::arg("decay") = false,
       "Slab transport with the detailed engine: muons from the origin along +z through "
       "`material` filling 0 <= z <= thickness [m] with a uniform field [T]; returns an (n, 7) "
       "array p0, px, py, pz, x, y, z where they leave it.");

@@ -29,9 +29,10 @@ ParamArray parameter_set(const std::string& name) {
 
 std::vector<ShipMagnetParameters> magnets_of(const ParamArray& params) {
   if (params.ndim() != 2 || params.shape(1) != 15) {
-    throw Error("ship parameters: expected an array of shape (n_magnets, 15), got " +
-                std::to_string(params.ndim()) + " dimensions" +
-                (params.ndim() == 2 ? " with " + std::to_string(params.shape(1)) + " columns" : ""));
+    throw Error(
+        "ship parameters: expected an array of shape (n_magnets, 15), got " +
+        std::to_string(params.ndim()) + " dimensions" +
+        (params.ndim() == 2 ? " with " + std::to_string(params.shape(1)) + " columns" : ""));
   }
   const auto a = params.unchecked<2>();
   std::vector<ShipMagnetParameters> magnets(static_cast<std::size_t>(params.shape(0)));

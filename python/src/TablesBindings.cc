@@ -54,15 +54,14 @@ py::dict table_info(const TableParams& t) {
 
 // A read-only NumPy view of one of the table's vectors, kept alive by the Table.
 template <class T>
-py::array_t<T> view(const py::object& owner, const std::vector<T>& v, std::vector<py::ssize_t> shape) {
+py::array_t<T> view(const py::object& owner, const std::vector<T>& v,
+                    std::vector<py::ssize_t> shape) {
   py::array_t<T> a(std::move(shape), v.data(), owner);
   a.attr("setflags")(py::arg("write") = false);
   return a;
 }
 
-const TableParams& params_of(const py::object& self) {
-  return self.cast<const TableParams&>();
-}
+const TableParams& params_of(const py::object& self) { return self.cast<const TableParams&>(); }
 
 // Draws (loss fraction -dPz/P, kick fraction dPt/P) for momenta p with the
 // transport's own step code (choose_bin: stochastic bin interpolation;
@@ -79,7 +78,8 @@ py::array_t<float> sample_table(const TableParams& t, const CArray<float>& p, st
   {
     py::gil_scoped_release release;
     for (py::ssize_t i = 0; i < n; ++i) {
-      const Philox4 r = philox_block(seed, static_cast<std::uint64_t>(i), 0, RngStream::fast_transport);
+      const Philox4 r =
+          philox_block(seed, static_cast<std::uint64_t>(i), 0, RngStream::fast_transport);
       const std::int32_t bin = choose_bin(mv, pin[i], to_unit_open_f(r.v[3]));
       const Vec3f after = apply_table_interaction(mv, bin, pin[i], Vec3f{0.f, 0.f, 1.f}, 1.0f, r);
       const bool stopped = after.x == 0.f && after.y == 0.f && after.z == 0.f;
@@ -97,59 +97,86 @@ void bind_tables(py::module_& m) {
       m, "Table",
       "One material's histogram tables for one step length (immutable). Build with "
       "fastmu.build_table(...) or fastmu.load_table(path).")
-      .def("save", [](const TableParams& t, const std::filesystem::path& path) {
-             py::gil_scoped_release release;
-             write_table_file(path, t);
-           }, py::arg("path"), "Writes the table as HDF5 (atomically).")
+      .def(
+          "save",
+          [](const TableParams& t, const std::filesystem::path& path) {
+            py::gil_scoped_release release;
+            write_table_file(path, t);
+          },
+          py::arg("path"), "Writes the table as HDF5 (atomically).")
       .def_property_readonly("info", &table_info,
                              "Metadata as a dict: material, density, step, binning, p_min, p_max, "
                              "p_bins, hist_bins, charge, seed, generator, samples, created_utc...")
       .def_property_readonly("material", [](const TableParams& t) { return t.metadata().material; })
       .def_property_readonly("step", [](const TableParams& t) { return t.metadata().step_m; })
-      .def_property_readonly("p_edges", [](py::object self) {
-        const auto& d = params_of(self).data();
-        return view(self, d.p_edges, {static_cast<py::ssize_t>(d.p_edges.size())});
-      }, "Momentum-bin edges [GeV/c].")
-      .def_property_readonly("p_centres", [](py::object self) {
-        const auto& d = params_of(self).data();
-        return view(self, d.p_centres, {d.n_pbins()});
-      }, "Sample-weighted momentum of each bin [GeV/c].")
-      .def_property_readonly("mean_loss", [](py::object self) {
-        const auto& d = params_of(self).data();
-        return view(self, d.mean_loss, {d.n_pbins()});
-      }, "Mean fractional loss <-dPz/P> per step, per momentum bin.")
-      .def_property_readonly("std_loss", [](py::object self) {
-        const auto& d = params_of(self).data();
-        return view(self, d.std_loss, {d.n_pbins()});
-      })
-      .def_property_readonly("mean_kick", [](py::object self) {
-        const auto& d = params_of(self).data();
-        return view(self, d.mean_kick, {d.n_pbins()});
-      }, "Mean fractional transverse kick <dPt/P> per step, per momentum bin.")
-      .def_property_readonly("samples_per_bin", [](py::object self) {
-        const auto& d = params_of(self).data();
-        return view(self, d.samples_per_bin, {d.n_pbins()});
-      })
-      .def_property_readonly("counts", [](py::object self) {
-        const auto& d = params_of(self).data();
-        return view(self, d.counts, {d.n_pbins(), d.nx + 1, d.ny + 1});
-      }, "The histograms (p_bins, nx + 1, ny + 1); index 0 on an axis is the zero-loss/zero-kick bin.")
-      .def("sample", [](const TableParams& t, const CArray<float>& p, std::uint64_t seed) {
-             return sample_table(t, p, seed);
-           }, py::arg("p"), py::arg("seed") = 1,
-           "Draws one full step's (loss fraction -dPz/P, kick fraction dPt/P) for each momentum in "
-           "`p` [GeV/c], as the fast transport does; returns an (n, 2) float32 array.")
+      .def_property_readonly(
+          "p_edges",
+          [](py::object self) {
+            const auto& d = params_of(self).data();
+            return view(self, d.p_edges, {static_cast<py::ssize_t>(d.p_edges.size())});
+          },
+          "Momentum-bin edges [GeV/c].")
+      .def_property_readonly(
+          "p_centres",
+          [](py::object self) {
+            const auto& d = params_of(self).data();
+            return view(self, d.p_centres, {d.n_pbins()});
+          },
+          "Sample-weighted momentum of each bin [GeV/c].")
+      .def_property_readonly(
+          "mean_loss",
+          [](py::object self) {
+            const auto& d = params_of(self).data();
+            return view(self, d.mean_loss, {d.n_pbins()});
+          },
+          "Mean fractional loss <-dPz/P> per step, per momentum bin.")
+      .def_property_readonly("std_loss",
+                             [](py::object self) {
+                               const auto& d = params_of(self).data();
+                               return view(self, d.std_loss, {d.n_pbins()});
+                             })
+      .def_property_readonly(
+          "mean_kick",
+          [](py::object self) {
+            const auto& d = params_of(self).data();
+            return view(self, d.mean_kick, {d.n_pbins()});
+          },
+          "Mean fractional transverse kick <dPt/P> per step, per momentum bin.")
+      .def_property_readonly("samples_per_bin",
+                             [](py::object self) {
+                               const auto& d = params_of(self).data();
+                               return view(self, d.samples_per_bin, {d.n_pbins()});
+                             })
+      .def_property_readonly(
+          "counts",
+          [](py::object self) {
+            const auto& d = params_of(self).data();
+            return view(self, d.counts, {d.n_pbins(), d.nx + 1, d.ny + 1});
+          },
+          "The histograms (p_bins, nx + 1, ny + 1); index 0 on an axis is the zero-loss/zero-kick "
+          "bin.")
+      .def(
+          "sample",
+          [](const TableParams& t, const CArray<float>& p, std::uint64_t seed) {
+            return sample_table(t, p, seed);
+          },
+          py::arg("p"), py::arg("seed") = 1,
+          "Draws one full step's (loss fraction -dPz/P, kick fraction dPt/P) for each momentum in "
+          "`p` [GeV/c], as the fast transport does; returns an (n, 2) float32 array.")
       .def("__repr__", [](const TableParams& t) {
-        return "Table('" + t.metadata().material + "', step=" + std::to_string(t.metadata().step_m) +
-               " m, " + std::to_string(t.n_pbins()) + " momentum bins)";
+        return "Table('" + t.metadata().material +
+               "', step=" + std::to_string(t.metadata().step_m) + " m, " +
+               std::to_string(t.n_pbins()) + " momentum bins)";
       });
 
-  m.def("load_table", [](const std::filesystem::path& path, double expected_step) {
-          py::gil_scoped_release release;
-          return std::make_shared<TableParams>(load_table(path, expected_step));
-        },
-        py::arg("path"), py::arg("step") = 0.0,
-        "Loads and validates a table file; with step > 0 the file's step must match it.");
+  m.def(
+      "load_table",
+      [](const std::filesystem::path& path, double expected_step) {
+        py::gil_scoped_release release;
+        return std::make_shared<TableParams>(load_table(path, expected_step));
+      },
+      py::arg("path"), py::arg("step") = 0.0,
+      "Loads and validates a table file; with step > 0 the file's step must match it.");
 
   bind_table_builder(m);
 }

@@ -11,20 +11,20 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
+#include <nlohmann/json.hpp>
 
 #include "Bindings.hh"
 #include "GeometryHandle.hh"
 #include "TransportSupport.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/field/FieldMapParams.hh"
+#include "fastmu/tables/TableCache.hh"
 #include "fastmu/transport/CpuTransport.hh"
 #include "fastmu/transport/CudaTransport.hh"
-#include "fastmu/tables/TableCache.hh"
-#include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/DetailedTransport.hh"
+#include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/MuonIO.hh"
 #include "fastmu/transport/Transport.hh"
 
@@ -47,9 +47,12 @@ template <class T>
 MuonBatch batch_from_array(const CArray<T>& a) {
   if (a.ndim() != 2 || (a.shape(1) != 7 && a.shape(1) != 8)) {
     std::string shape;
-    for (py::ssize_t i = 0; i < a.ndim(); ++i) shape += (i ? ", " : "") + std::to_string(a.shape(i));
-    throw Error("muons: expected an (N, 8) array px,py,pz,x,y,z,pdg,weight (or (N, 7) without "
-                "weight), got shape (" + shape + ")");
+    for (py::ssize_t i = 0; i < a.ndim(); ++i)
+      shape += (i ? ", " : "") + std::to_string(a.shape(i));
+    throw Error(
+        "muons: expected an (N, 8) array px,py,pz,x,y,z,pdg,weight (or (N, 7) without "
+        "weight), got shape (" +
+        shape + ")");
   }
   const std::size_t n = static_cast<std::size_t>(a.shape(0));
   const std::size_t ncol = static_cast<std::size_t>(a.shape(1));
@@ -102,8 +105,9 @@ void set_field_map(TransportView& v, const FieldMapView& f, const FieldMapParams
 }
 
 // fastmu::transport, or the same steps with the field map replaced.
-TransportResult run(const TransportParams& params, const MuonBatch& in, Backend backend, int threads,
-                    int gpus, const FieldMapParams* field_map, std::uint64_t first_id) {
+TransportResult run(const TransportParams& params, const MuonBatch& in, Backend backend,
+                    int threads, int gpus, const FieldMapParams* field_map,
+                    std::uint64_t first_id) {
   if (field_map == nullptr) return transport(params, in, backend, threads, first_id, nullptr, gpus);
   backend = resolve_backend(backend);
   if (backend == Backend::cuda) {
@@ -173,10 +177,11 @@ py::dict result_to_dict(TransportResult&& r, bool all, bool with_plane) {
   py::array_t<float> px(k), py_(k), pz(k), x(k), y(k), z(k);
   py::array_t<std::int32_t> pdg(k), status(k), plane(k);
   py::array_t<double> weight(k);
-  auto *o_id = id.mutable_data();
+  auto* o_id = id.mutable_data();
   auto *o_px = px.mutable_data(), *o_py = py_.mutable_data(), *o_pz = pz.mutable_data();
   auto *o_x = x.mutable_data(), *o_y = y.mutable_data(), *o_z = z.mutable_data();
-  auto *o_pdg = pdg.mutable_data(), *o_status = status.mutable_data(), *o_plane = plane.mutable_data();
+  auto *o_pdg = pdg.mutable_data(), *o_status = status.mutable_data(),
+       *o_plane = plane.mutable_data();
   auto* o_w = weight.mutable_data();
   py::ssize_t j = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -209,8 +214,9 @@ void bind_transport(py::module_& m) {
         py::array_t<double> out({static_cast<py::ssize_t>(b.size()), py::ssize_t{8}});
         double* d = out.mutable_data();
         for (std::size_t i = 0; i < b.size(); ++i) {
-          const double row[8] = {b.px[i], b.py[i], b.pz[i], b.x[i], b.y[i], b.z[i],
-                                 static_cast<double>(b.pdg[i]), b.weight[i]};
+          const double row[8] = {
+              b.px[i],    b.py[i], b.pz[i], b.x[i], b.y[i], b.z[i], static_cast<double>(b.pdg[i]),
+              b.weight[i]};
           std::copy(row, row + 8, d + 8 * i);
         }
         return out;
@@ -240,10 +246,10 @@ void bind_transport(py::module_& m) {
         }
         return result_to_dict(std::move(result), all, with_plane);
       },
-      py::arg("muons"), py::arg("geometry"), py::arg("tables"), py::arg("cache"), py::arg("backend"),
-      py::arg("field_map"), py::kw_only(), py::arg("step"), py::arg("seed"), py::arg("p_kill"),
-      py::arg("max_steps"), py::arg("all"), py::arg("threads"), py::arg("gpus") = 0,
-      py::arg("first_id") = 0);
+      py::arg("muons"), py::arg("geometry"), py::arg("tables"), py::arg("cache"),
+      py::arg("backend"), py::arg("field_map"), py::kw_only(), py::arg("step"), py::arg("seed"),
+      py::arg("p_kill"), py::arg("max_steps"), py::arg("all"), py::arg("threads"),
+      py::arg("gpus") = 0, py::arg("first_id") = 0);
   m.def(
       "_transport_device_ptrs",
       [](std::uintptr_t rows, std::size_t n, int ncol, const py::dict& columns,
@@ -254,7 +260,8 @@ void bind_transport(py::module_& m) {
         if (!geometry) throw Error("transport: geometry is None");
         const StepOptions options = step_options(step, seed, p_kill, max_steps);
         auto ptr = [&](const char* name) {
-          if (!columns.contains(name)) throw Error(std::string("transport: output column '") + name + "' missing");
+          if (!columns.contains(name))
+            throw Error(std::string("transport: output column '") + name + "' missing");
           return columns[name].cast<std::uintptr_t>();
         };
         cuda::DeviceColumns out;
@@ -299,13 +306,18 @@ void bind_transport(py::module_& m) {
   m.def("_transport_params_builds", &resident_params_builds,
         "How often transport() built its parameters (tables, geometry views) rather than "
         "reusing resident ones.");
-  m.def("_table_cache_dir", [](const py::object& dir) {
-          return table_cache(dir.is_none() ? std::nullopt
-                                           : std::optional<std::filesystem::path>(
-                                                 dir.cast<std::filesystem::path>())).dir();
-        }, py::arg("dir") = py::none());
-  m.def("_iron_block_geometry_json", [] { return iron_block_geometry_json().dump(); },
-        "The built-in iron-block geometry (`fastmu run --example iron-block`) as JSON text.");
+  m.def(
+      "_table_cache_dir",
+      [](const py::object& dir) {
+        return table_cache(dir.is_none() ? std::nullopt
+                                         : std::optional<std::filesystem::path>(
+                                               dir.cast<std::filesystem::path>()))
+            .dir();
+      },
+      py::arg("dir") = py::none());
+  m.def(
+      "_iron_block_geometry_json", [] { return iron_block_geometry_json().dump(); },
+      "The built-in iron-block geometry (`fastmu run --example iron-block`) as JSON text.");
 
   m.def(
       "_transport_detailed",
@@ -324,14 +336,16 @@ void bind_transport(py::module_& m) {
         TransportResult result;
         {
           py::gil_scoped_release release;
-          result = transport_detailed(*geometry->params, geometry->materials, in, options, first_id);
+          result =
+              transport_detailed(*geometry->params, geometry->materials, in, options, first_id);
         }
         return result_to_dict(std::move(result), all, with_plane);
       },
       py::arg("muons"), py::arg("geometry"), py::kw_only(), py::arg("seed"), py::arg("p_kill"),
       py::arg("max_steps"), py::arg("all"), py::arg("threads"), py::arg("first_id") = 0,
       "The detailed engine through the geometry (`fastmu run --engine detailed`).");
-  m.def("cuda_available", &cuda_available, "Whether the CUDA backend is built and a GPU is visible.");
+  m.def("cuda_available", &cuda_available,
+        "Whether the CUDA backend is built and a GPU is visible.");
   m.def("cuda_device_name", [] { return std::string(cuda::device_name()); });
 }
 

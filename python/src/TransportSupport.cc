@@ -78,7 +78,8 @@ std::shared_ptr<const TransportParams> resident_params(
     }
   }
   // Built outside the lock: a table build may take minutes.
-  auto params = std::make_shared<const TransportParams>(make_params(geometry, given, cache, options));
+  auto params =
+      std::make_shared<const TransportParams>(make_params(geometry, given, cache, options));
   std::lock_guard<std::mutex> lock(resident_mutex);
   ++builds;
   if (resident.size() >= kResidentEntries) resident.erase(resident.begin());

@@ -24,7 +24,8 @@ namespace fs = std::filesystem;
 
 // A field linear in each coordinate (trilinear interpolation must be exact).
 Vec3 linear_field(double x, double y, double z) {
-  return {0.5 + 0.2 * x - 0.1 * y + 0.05 * z, -1.0 + 0.3 * y + 0.02 * x * z, 0.1 * x - 0.2 * z + 0.01 * x * y};
+  return {0.5 + 0.2 * x - 0.1 * y + 0.05 * z, -1.0 + 0.3 * y + 0.02 * x * z,
+          0.1 * x - 0.2 * z + 0.01 * x * y};
 }
 
 struct MapFile {
@@ -54,7 +55,8 @@ struct MapFile {
     if (poison != 0) b[0] = poison;
     const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     const hid_t space = H5Screate_simple(4, shape.data(), nullptr);
-    const hid_t d = H5Dcreate2(f, dataset.c_str(), H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t d = H5Dcreate2(f, dataset.c_str(), H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT,
+                               H5P_DEFAULT);
     H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, b.data());
     const hsize_t three = 3;
     const hid_t aspace = H5Screate_simple(1, &three, nullptr);
@@ -76,7 +78,8 @@ class FieldMapTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("fastmu_field_test_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("fastmu_field_test_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

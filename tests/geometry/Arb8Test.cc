@@ -106,7 +106,8 @@ TEST(Arb8, TaperedFrustum) {
   // Square of half-side 1 at z = -1 narrowing to half-side 0.5 at z = +1.
   auto doc = world_doc();
   doc["volumes"].push_back(arb8_json(
-      "f", 0, 1, {{-1, -1}, {-1, 1}, {1, 1}, {1, -1}, {-0.5, -0.5}, {-0.5, 0.5}, {0.5, 0.5}, {0.5, -0.5}}));
+      "f", 0, 1,
+      {{-1, -1}, {-1, 1}, {1, 1}, {1, -1}, {-0.5, -0.5}, {-0.5, 0.5}, {0.5, 0.5}, {0.5, -0.5}}));
   const GeometryParams g = load(doc);
   const GeometryView v = g.host_view();
   EXPECT_EQ(v.locate(0.95f, 0, -0.95f).volume, 0);
@@ -119,8 +120,8 @@ TEST(Arb8, TaperedFrustum) {
 TEST(Arb8, CollapsedEdgesAsGenericTrapAllows) {
   // Triangular prism: vertices 2 and 3 coincide on both faces.
   auto doc = world_doc();
-  doc["volumes"].push_back(arb8_json(
-      "prism", 0, 1, {{0, 0}, {0, 1}, {1, 0}, {1, 0}, {0, 0}, {0, 1}, {1, 0}, {1, 0}}));
+  doc["volumes"].push_back(
+      arb8_json("prism", 0, 1, {{0, 0}, {0, 1}, {1, 0}, {1, 0}, {0, 0}, {0, 1}, {1, 0}, {1, 0}}));
   // Pyramid: the upper face collapses to a point.
   doc["volumes"].push_back(arb8_json(
       "pyramid", 5, 1, {{-1, -1}, {-1, 1}, {1, 1}, {1, -1}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}));
@@ -129,7 +130,7 @@ TEST(Arb8, CollapsedEdgesAsGenericTrapAllows) {
   EXPECT_EQ(v.locate(0.2f, 0.2f, 0).volume, 0);
   EXPECT_EQ(v.locate(0.6f, 0.6f, 0).volume, -1);  // beyond the hypotenuse x + y = 1
   EXPECT_EQ(v.locate(0.45f, 0.45f, 0.5f).volume, 0);
-  EXPECT_EQ(v.locate(0.9f, 0.0f, 4.1f).volume, 1);  // half-side 0.95 at z = 4.1
+  EXPECT_EQ(v.locate(0.9f, 0.0f, 4.1f).volume, 1);   // half-side 0.95 at z = 4.1
   EXPECT_EQ(v.locate(0.2f, 0.0f, 5.9f).volume, -1);  // half-side 0.05 at z = 5.9
   EXPECT_EQ(v.locate(0.04f, 0.04f, 5.9f).volume, 1);
 }

@@ -28,7 +28,8 @@ TEST(Distance, ToBoxesAndArb8s) {
   EXPECT_NEAR(v.distance_to_next_volume({0, 0, 0}, {0, 0, 1}), 4.0f, 1e-6);
   EXPECT_NEAR(v.distance_to_next_volume({0.2f, 0.2f, 0}, {0, 0, -1}), 4.0f, 1e-4);
   // Towards the wedge's slanted face x + y = 1 from (1, 1, -5) along -x: entry at x = 0.
-  EXPECT_NEAR(v.distance_to_next_volume({1, 1.2f, -5}, {-1, 0, 0}), 11.0f, 1e-4);  // misses: world exit
+  EXPECT_NEAR(v.distance_to_next_volume({1, 1.2f, -5}, {-1, 0, 0}), 11.0f,
+              1e-4);  // misses: world exit
   EXPECT_NEAR(v.distance_to_next_volume({1, 0.5f, -5}, {-1, 0, 0}), 0.5f, 1e-4);
   EXPECT_EQ(v.distance_to_next_volume({0, 0, 4.5f}, {0, 0, 1}), 0.0f);  // inside a volume
 }
@@ -51,7 +52,8 @@ TEST(Distance, ShipShieldRaysNeverCrossAVolume) {
     for (int k = 0; k < 200; ++k) {
       const float l = dist * (k + 0.5f) / 200;
       const Vec3f p = pos + l * d;
-      ASSERT_EQ(v.locate_brute_force(p.x, p.y, p.z).volume, -1) << n << " at " << l << " of " << dist;
+      ASSERT_EQ(v.locate_brute_force(p.x, p.y, p.z).volume, -1)
+          << n << " at " << l << " of " << dist;
     }
     // ... and just beyond it is a volume or outside the world.
     const Vec3f q = pos + (dist + 2e-3f) * d;

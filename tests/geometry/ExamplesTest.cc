@@ -10,7 +10,8 @@ namespace fastmu {
 namespace {
 
 TEST(Examples, AllGeometryFilesLoad) {
-  const auto dir = (std::filesystem::path(FASTMU_TEST_DATA_DIR) / "../../examples").lexically_normal();
+  const auto dir =
+      (std::filesystem::path(FASTMU_TEST_DATA_DIR) / "../../examples").lexically_normal();
   int n = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".json") continue;

@@ -26,7 +26,8 @@ std::string doc(const std::string& defines, const std::string& physvols) {
          "<box name=\"b\" lunit=\"m\" x=\"1\" y=\"2\" z=\"3\"/>\n</solids>\n<structure>\n"
          "<volume name=\"v\"><materialref ref=\"G4_Fe\"/><solidref ref=\"b\"/></volume>\n"
          "<volume name=\"W\"><materialref ref=\"G4_AIR\"/><solidref ref=\"wb\"/>\n" +
-         physvols + "</volume>\n</structure>\n"
+         physvols +
+         "</volume>\n</structure>\n"
          "<setup name=\"Default\" version=\"1.0\"><world ref=\"W\"/></setup>\n</gdml>\n";
 }
 
@@ -48,7 +49,8 @@ TEST(GdmlHardening, DeepExpressionsFailWithOneLineNotACrash) {
   const std::string powers = repeat("1^", kDeep) + "1";
   for (const std::string& expr : {parens, signs, powers}) {
     const std::string e = error_of(doc("\n<constant name=\"c\" value=\"" + expr + "\"/>", place));
-    EXPECT_EQ(e.rfind("t.gdml:4: <constant>: expression nested too deeply", 0), 0u) << e.substr(0, 200);
+    EXPECT_EQ(e.rfind("t.gdml:4: <constant>: expression nested too deeply", 0), 0u)
+        << e.substr(0, 200);
     EXPECT_EQ(e.find('\n'), std::string::npos);
     EXPECT_LT(e.size(), 200u);  // the expression is cut, not echoed whole
   }
@@ -69,9 +71,11 @@ TEST(GdmlHardening, ModerateNestingStillEvaluates) {
 TEST(GdmlHardening, OneLogicalVolumePlacedSeveralTimes) {
   // Unnamed placements and a repeated physvol name: Geant4 accepts both.
   const nlohmann::json g = gdml_to_geometry_json(
-      doc("", "<physvol><volumeref ref=\"v\"/><position name=\"p0\" unit=\"m\" x=\"-5\"/></physvol>\n"
-              "<physvol><volumeref ref=\"v\"/><position name=\"p1\" unit=\"m\" x=\"0\"/></physvol>\n"
-              "<physvol name=\"v_1\"><volumeref ref=\"v\"/><position name=\"p2\" unit=\"m\" x=\"5\"/></physvol>\n"),
+      doc("",
+          "<physvol><volumeref ref=\"v\"/><position name=\"p0\" unit=\"m\" x=\"-5\"/></physvol>\n"
+          "<physvol><volumeref ref=\"v\"/><position name=\"p1\" unit=\"m\" x=\"0\"/></physvol>\n"
+          "<physvol name=\"v_1\"><volumeref ref=\"v\"/><position name=\"p2\" unit=\"m\" "
+          "x=\"5\"/></physvol>\n"),
       "t.gdml");
   ASSERT_EQ(g["volumes"].size(), 3u);
   EXPECT_EQ(g["volumes"][0]["name"], "v");
@@ -96,8 +100,9 @@ TEST(GdmlHardening, ExportRefusesANameWithoutGdmlExtension) {
   const auto json_file = dir / "g.json";
   { std::ofstream(json_file) << "{\"keep\": true}\n"; }
   MaterialLibrary lib;
-  const GeometryParams g = GeometryParams::from_json(gdml_to_geometry_json(
-      doc("", "<physvol><volumeref ref=\"v\"/></physvol>\n"), "t.gdml"), "t.gdml", lib);
+  const GeometryParams g = GeometryParams::from_json(
+      gdml_to_geometry_json(doc("", "<physvol><volumeref ref=\"v\"/></physvol>\n"), "t.gdml"),
+      "t.gdml", lib);
   const std::string e = test::error_of([&] { write_gdml(g, lib, dir / "g"); });
   EXPECT_NE(e.find("must end in .gdml"), std::string::npos) << e;
   EXPECT_FALSE(std::filesystem::exists(dir / "g"));

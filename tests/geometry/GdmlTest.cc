@@ -24,14 +24,16 @@ std::string gdml_doc(const std::string& solids, const std::string& physvols, int
                      const std::string& materials = "") {
   std::string vols;
   for (int i = 0; i < n_volumes; ++i) {
-    vols += "<volume name=\"v" + std::to_string(i) + "\"><materialref ref=\"G4_Fe\"/><solidref ref=\"s" +
-            std::to_string(i) + "\"/></volume>\n";
+    vols += "<volume name=\"v" + std::to_string(i) +
+            "\"><materialref ref=\"G4_Fe\"/><solidref ref=\"s" + std::to_string(i) +
+            "\"/></volume>\n";
   }
   return "<?xml version=\"1.0\"?>\n<gdml>\n<define/>\n<materials>" + materials +
-         "</materials>\n<solids>\n<box name=\"wb\" lunit=\"m\" x=\"20\" y=\"20\" z=\"20\"/>\n" + solids +
-         "</solids>\n<structure>\n" + vols +
+         "</materials>\n<solids>\n<box name=\"wb\" lunit=\"m\" x=\"20\" y=\"20\" z=\"20\"/>\n" +
+         solids + "</solids>\n<structure>\n" + vols +
          "<volume name=\"W\"><materialref ref=\"G4_AIR\"/><solidref ref=\"wb\"/>\n" + physvols +
-         "</volume>\n</structure>\n<setup name=\"Default\" version=\"1.0\"><world ref=\"W\"/></setup>\n</gdml>\n";
+         "</volume>\n</structure>\n<setup name=\"Default\" version=\"1.0\"><world "
+         "ref=\"W\"/></setup>\n</gdml>\n";
 }
 
 std::string gdml_error(const std::string& text) {
@@ -146,15 +148,20 @@ TEST(Gdml, MaterialsByAtomCountsAndNistReferences) {
 
 TEST(Gdml, UnsupportedConstructsNameElementAndLine) {
   const std::string sphere = gdml_doc("<sphere name=\"s0\" rmax=\"10\"/>\n", "", 0);
-  EXPECT_EQ(gdml_error(sphere), "t.gdml:7: <sphere>: unsupported solid (fastmu reads box, trd, trap and arb8)");
-  const std::string tilt = gdml_doc("<box name=\"s0\" x=\"1\" y=\"1\" z=\"1\"/>\n",
-                                    "<physvol><volumeref ref=\"v0\"/>\n<rotation name=\"r\" x=\"0.1\"/></physvol>\n", 1);
-  EXPECT_NE(gdml_error(tilt).find(":13: <rotation>: rotation about x or y is not supported"), std::string::npos)
+  EXPECT_EQ(gdml_error(sphere),
+            "t.gdml:7: <sphere>: unsupported solid (fastmu reads box, trd, trap and arb8)");
+  const std::string tilt =
+      gdml_doc("<box name=\"s0\" x=\"1\" y=\"1\" z=\"1\"/>\n",
+               "<physvol><volumeref ref=\"v0\"/>\n<rotation name=\"r\" x=\"0.1\"/></physvol>\n", 1);
+  EXPECT_NE(gdml_error(tilt).find(":13: <rotation>: rotation about x or y is not supported"),
+            std::string::npos)
       << gdml_error(tilt);
-  const std::string unit = gdml_doc("<box name=\"s0\" lunit=\"inch\" x=\"1\" y=\"1\" z=\"1\"/>\n", "", 0);
+  const std::string unit =
+      gdml_doc("<box name=\"s0\" lunit=\"inch\" x=\"1\" y=\"1\" z=\"1\"/>\n", "", 0);
   EXPECT_NE(gdml_error(unit).find("unsupported length unit 'inch'"), std::string::npos);
   EXPECT_NE(gdml_error("<gdml><solids>").find("t.gdml:1: invalid XML"), std::string::npos);
-  EXPECT_NE(gdml_error(gdml_doc("<box name=\"s0\" x=\"2*(1\" y=\"1\" z=\"1\"/>", "", 0)).find("unbalanced parenthesis in '2*(1'"),
+  EXPECT_NE(gdml_error(gdml_doc("<box name=\"s0\" x=\"2*(1\" y=\"1\" z=\"1\"/>", "", 0))
+                .find("unbalanced parenthesis in '2*(1'"),
             std::string::npos);
   EXPECT_NE(gdml_error(gdml_doc("<box name=\"s0\" x=\"1\" y=\"1\" z=\"1\"/>",
                                 "<physvol><volumeref ref=\"nothere\"/></physvol>", 0))
@@ -162,15 +169,16 @@ TEST(Gdml, UnsupportedConstructsNameElementAndLine) {
             std::string::npos);
 }
 
-void expect_same_geometry(const GeometryParams& a, const GeometryParams& b, const MaterialLibrary& la,
-                          const MaterialLibrary& lb) {
+void expect_same_geometry(const GeometryParams& a, const GeometryParams& b,
+                          const MaterialLibrary& la, const MaterialLibrary& lb) {
   const double tol = 1e-12;
   for (int k = 0; k < 3; ++k) {
     EXPECT_NEAR(a.world_lo()[k], b.world_lo()[k], tol);
     EXPECT_NEAR(a.world_hi()[k], b.world_hi()[k], tol);
   }
   EXPECT_EQ(a.material_names(), b.material_names());
-  for (const auto& m : a.material_names()) EXPECT_EQ(la.find(m).definition(), lb.find(m).definition());
+  for (const auto& m : a.material_names())
+    EXPECT_EQ(la.find(m).definition(), lb.find(m).definition());
   ASSERT_EQ(a.volumes().size(), b.volumes().size());
   for (std::size_t i = 0; i < a.volumes().size(); ++i) {
     const VolumeDesc &va = a.volumes()[i], &vb = b.volumes()[i];
@@ -200,7 +208,8 @@ TEST(Gdml, ExportImportRoundTripsTheShipShield) {
   const auto dir = std::filesystem::temp_directory_path() / "fastmu_gdml_test";
   std::filesystem::create_directories(dir);
   nlohmann::json doc = make_ship_shield_json("warm");
-  doc["materials"] = {{"ShieldSteel", {{"density", 7.8}, {"composition", {{"Fe", 0.985}, {"C", 0.015}}}}}};
+  doc["materials"] = {
+      {"ShieldSteel", {{"density", 7.8}, {"composition", {{"Fe", 0.985}, {"C", 0.015}}}}}};
   doc["volumes"][0]["material"] = "ShieldSteel";
   MaterialLibrary la, lb;
   const GeometryParams a = GeometryParams::from_json(doc, "ship", la);

@@ -17,7 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Vec3 map_field(double x, double y, double z) { return {0.2 * x + 0.1, 0.3 * y - 1.0, 0.5 * z + 0.05 * x}; }
+Vec3 map_field(double x, double y, double z) {
+  return {0.2 * x + 0.1, 0.3 * y - 1.0, 0.5 * z + 0.05 * x};
+}
 
 // A (5, 4, 6, 3) map of map_field over x in [0, 2], y in [0, 1.5], z in [-1, 4],
 // written with the HDF5 C API.
@@ -57,9 +59,15 @@ TEST(GeometryField, VolumeFieldPlusQuadrantMap) {
   write_map(dir / "maps" / "map.h5");
   const nlohmann::json doc = {
       {"world", {{"min", {-5, -5, -5}}, {"max", {5, 5, 5}}, {"material", "G4_AIR"}}},
-      {"volumes", {{{"name", "magnet"}, {"shape", "box"}, {"min", {-1, -1, 0}}, {"max", {1, 1, 2}},
-                    {"material", "G4_Fe"}, {"field", {0, 1.5, 0}}}}},
-      {"field_map", {{"file", "maps/map.h5"}, {"interpolation", "linear"}, {"symmetry", "quadrant"}}}};
+      {"volumes",
+       {{{"name", "magnet"},
+         {"shape", "box"},
+         {"min", {-1, -1, 0}},
+         {"max", {1, 1, 2}},
+         {"material", "G4_Fe"},
+         {"field", {0, 1.5, 0}}}}},
+      {"field_map",
+       {{"file", "maps/map.h5"}, {"interpolation", "linear"}, {"symmetry", "quadrant"}}}};
   std::ofstream(dir / "g.json") << doc.dump();
   MaterialLibrary lib;
   const GeometryParams g = GeometryParams::from_json_file(dir / "g.json", lib);
@@ -71,9 +79,9 @@ TEST(GeometryField, VolumeFieldPlusQuadrantMap) {
 
   const Vec3 m = map_field(0.5, 0.5, 1.0);
   const Vec3f a = total(-0.5f, 0.5f, 1.0f);  // in the magnet, in the mirrored x < 0 quadrant
-  EXPECT_NEAR(a.x, -m.x, 2e-6);                // sx = sign(x y) = -1
+  EXPECT_NEAR(a.x, -m.x, 2e-6);              // sx = sign(x y) = -1
   EXPECT_NEAR(a.y, 1.5 + m.y, 2e-6);
-  EXPECT_NEAR(a.z, m.z, 2e-6);                 // sz = sign(y) = +1
+  EXPECT_NEAR(a.z, m.z, 2e-6);  // sz = sign(y) = +1
   const Vec3f b = total(0.5f, -0.5f, 1.0f);
   EXPECT_NEAR(b.x, -m.x, 2e-6);
   EXPECT_NEAR(b.y, 1.5 + m.y, 2e-6);

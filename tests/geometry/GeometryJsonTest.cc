@@ -56,13 +56,15 @@ TEST(GeometryJson, ReadsTheInterfaceExample) {
   // Loading the same document again into the same library reuses my_steel.
   EXPECT_NO_THROW(GeometryParams::from_json(doc, "geom.json", lib));
   doc["materials"]["my_steel"]["density"] = 8.0;
-  EXPECT_TRUE(has(test::error_of([&] { GeometryParams::from_json(doc, "geom.json", lib); }),
-                  "geom.json: materials.my_steel: material 'my_steel' is already defined differently"));
+  EXPECT_TRUE(
+      has(test::error_of([&] { GeometryParams::from_json(doc, "geom.json", lib); }),
+          "geom.json: materials.my_steel: material 'my_steel' is already defined differently"));
 }
 
 TEST(GeometryJson, VacuumAliasAndDefaults) {
   auto doc = world_doc("vacuum");
-  doc["volumes"].push_back({{"shape", "box"}, {"min", {0, 0, 0}}, {"max", {1, 1, 1}}, {"material", "G4_Pb"}});
+  doc["volumes"].push_back(
+      {{"shape", "box"}, {"min", {0, 0, 0}}, {"max", {1, 1, 1}}, {"material", "G4_Pb"}});
   const GeometryParams g = load(doc);
   EXPECT_EQ(g.material_names()[0], "G4_Galactic");
   EXPECT_EQ(g.volumes()[0].name, "volumes[0]");
@@ -84,18 +86,22 @@ TEST(GeometryJson, PerMaterialSteps) {
 TEST(GeometryJson, ErrorsNameTheFileAndPath) {
   {
     auto doc = world_doc();
-    doc["volumes"].push_back(arb8_json("a", 0, 1, {{0, 0}, {0, 1}, {1, 1}, {1, 0}, {0, 0}, {0, 1}, {1, 1}}));
-    EXPECT_TRUE(has(load_error(doc), "geom.json: volumes[0].vertices: expected 8 [x, y] pairs, got 7"));
+    doc["volumes"].push_back(
+        arb8_json("a", 0, 1, {{0, 0}, {0, 1}, {1, 1}, {1, 0}, {0, 0}, {0, 1}, {1, 1}}));
+    EXPECT_TRUE(
+        has(load_error(doc), "geom.json: volumes[0].vertices: expected 8 [x, y] pairs, got 7"));
   }
   {
     auto doc = world_doc();
-    doc["volumes"].push_back(arb8_json("a", 0, 0, {{0, 0}, {0, 1}, {1, 1}, {1, 0}, {0, 0}, {0, 1}, {1, 1}, {1, 0}}));
+    doc["volumes"].push_back(
+        arb8_json("a", 0, 0, {{0, 0}, {0, 1}, {1, 1}, {1, 0}, {0, 0}, {0, 1}, {1, 1}, {1, 0}}));
     EXPECT_TRUE(has(load_error(doc), "geom.json: volumes[0].dz: must be > 0"));
   }
   {
     auto doc = world_doc();
     doc["volumes"].push_back(box_json("b", {0, 0, 0}, {1, 1, 1}, "G4_Unobtainium"));
-    EXPECT_TRUE(has(load_error(doc), "geom.json: volumes[0].material: unknown material 'G4_Unobtainium'"));
+    EXPECT_TRUE(
+        has(load_error(doc), "geom.json: volumes[0].material: unknown material 'G4_Unobtainium'"));
   }
   {
     auto doc = world_doc();
@@ -113,17 +119,20 @@ TEST(GeometryJson, ErrorsNameTheFileAndPath) {
     auto doc = world_doc();
     doc["volumes"].push_back(box_json("b", {0, 0, 0}, {1, 1, 1}));
     doc["volumes"][0]["field"] = {0, "1", 0};
-    EXPECT_TRUE(has(load_error(doc), "geom.json: volumes[0].field[1]: expected a number, got string"));
+    EXPECT_TRUE(
+        has(load_error(doc), "geom.json: volumes[0].field[1]: expected a number, got string"));
   }
   {
     auto doc = world_doc();
     doc["volumes"].push_back(box_json("b", {0, 0, 0}, {0, 1, 1}));
-    EXPECT_TRUE(has(load_error(doc), "geom.json: volumes[0]: degenerate box: min x (0) must be < max x (0)"));
+    EXPECT_TRUE(has(load_error(doc),
+                    "geom.json: volumes[0]: degenerate box: min x (0) must be < max x (0)"));
   }
   {
     auto doc = world_doc();
     doc["volumes"].push_back(box_json("b", {0, 0, 0}, {1, 1, 11}));
-    EXPECT_TRUE(has(load_error(doc), "geom.json: volumes[0]: volume 'b' extends outside the world (z in [0, 11]"));
+    EXPECT_TRUE(has(load_error(doc),
+                    "geom.json: volumes[0]: volume 'b' extends outside the world (z in [0, 11]"));
   }
   {
     auto doc = world_doc();
@@ -149,24 +158,32 @@ TEST(GeometryJson, ErrorsNameTheFileAndPath) {
   {
     auto doc = world_doc();
     // Bow-tie face: vertices out of rotational order.
-    doc["volumes"].push_back(arb8_json("x", 0, 1, {{0, 0}, {2, 1}, {0, 1}, {1, 0}, {0, 0}, {2, 1}, {0, 1}, {1, 0}}));
-    EXPECT_TRUE(has(load_error(doc), "geom.json: volumes[0] ('x'): the cross-section at z = -1 m is not a convex"));
+    doc["volumes"].push_back(
+        arb8_json("x", 0, 1, {{0, 0}, {2, 1}, {0, 1}, {1, 0}, {0, 0}, {2, 1}, {0, 1}, {1, 0}}));
+    EXPECT_TRUE(has(load_error(doc),
+                    "geom.json: volumes[0] ('x'): the cross-section at z = -1 m is not a convex"));
   }
   {
     auto doc = world_doc();
     // Faces wound in opposite directions.
-    doc["volumes"].push_back(arb8_json("x", 0, 1, {{0, 0}, {0, 1}, {1, 1}, {1, 0}, {0, 0}, {1, 0}, {1, 1}, {0, 1}}));
-    EXPECT_TRUE(has(load_error(doc), "geom.json: volumes[0] ('x'): the faces at -dz and +dz are wound in opposite directions"));
+    doc["volumes"].push_back(
+        arb8_json("x", 0, 1, {{0, 0}, {0, 1}, {1, 1}, {1, 0}, {0, 0}, {1, 0}, {1, 1}, {0, 1}}));
+    EXPECT_TRUE(has(
+        load_error(doc),
+        "geom.json: volumes[0] ('x'): the faces at -dz and +dz are wound in opposite directions"));
   }
   {
     auto doc = world_doc();
-    doc["volumes"].push_back(arb8_json("flat", 0, 1, {{0, 0}, {0, 0}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, {1, 1}}));
-    EXPECT_TRUE(has(load_error(doc), "geom.json: volumes[0] ('flat'): degenerate arb8: both faces have zero area"));
+    doc["volumes"].push_back(
+        arb8_json("flat", 0, 1, {{0, 0}, {0, 0}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, {1, 1}}));
+    EXPECT_TRUE(has(load_error(doc),
+                    "geom.json: volumes[0] ('flat'): degenerate arb8: both faces have zero area"));
   }
   {
     auto doc = world_doc();
     doc["sensitive_planes"] = {{{"z", 20}}};
-    EXPECT_TRUE(has(load_error(doc), "geom.json: sensitive_planes[0].z: plane at z = 20 is outside the world"));
+    EXPECT_TRUE(has(load_error(doc),
+                    "geom.json: sensitive_planes[0].z: plane at z = 20 is outside the world"));
   }
   {
     auto doc = world_doc();
@@ -181,7 +198,8 @@ TEST(GeometryJson, ErrorsNameTheFileAndPath) {
   {
     auto doc = world_doc();
     doc["field_map"] = {{"file", "no_such_map.h5"}};
-    EXPECT_TRUE(has(load_error(doc), "geom.json: field_map.file: field map 'no_such_map.h5' not found"));
+    EXPECT_TRUE(
+        has(load_error(doc), "geom.json: field_map.file: field map 'no_such_map.h5' not found"));
   }
   {
     auto doc = world_doc();
@@ -196,14 +214,17 @@ TEST(GeometryJson, FileErrorsAndFieldMapPathRelativeToTheFile) {
   MaterialLibrary lib;
   {
     std::ofstream(dir / "bad.json") << "{\"world\": {\n  \"min\": [0, 0, 0],,\n}";
-    const std::string e = test::error_of([&] { GeometryParams::from_json_file(dir / "bad.json", lib); });
+    const std::string e =
+        test::error_of([&] { GeometryParams::from_json_file(dir / "bad.json", lib); });
     EXPECT_TRUE(has(e, "bad.json: invalid JSON"));
     EXPECT_TRUE(has(e, "line 2"));
   }
-  EXPECT_TRUE(has(test::error_of([&] { GeometryParams::from_json_file(dir / "missing.json", lib); }),
-                  "missing.json: cannot open geometry file"));
+  EXPECT_TRUE(
+      has(test::error_of([&] { GeometryParams::from_json_file(dir / "missing.json", lib); }),
+          "missing.json: cannot open geometry file"));
   {
-    std::ofstream(dir / "map.h5") << "placeholder";  // existence is checked here, content by the field library
+    std::ofstream(dir / "map.h5")
+        << "placeholder";  // existence is checked here, content by the field library
     auto doc = world_doc();
     doc["field_map"] = {{"file", "map.h5"}, {"interpolation", "nearest"}, {"symmetry", "quadrant"}};
     std::ofstream(dir / "g.json") << doc.dump();

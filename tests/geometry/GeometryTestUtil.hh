@@ -28,8 +28,8 @@ inline nlohmann::json arb8_json(const std::string& name, double zc, double dz,
                                 const std::string& material = "G4_Fe") {
   nlohmann::json verts = nlohmann::json::array();
   for (const auto& p : v) verts.push_back({p[0], p[1]});
-  return {{"name", name}, {"shape", "arb8"}, {"z_center", zc}, {"dz", dz},
-          {"vertices", verts}, {"material", material}};
+  return {{"name", name}, {"shape", "arb8"},   {"z_center", zc},
+          {"dz", dz},     {"vertices", verts}, {"material", material}};
 }
 
 inline GeometryParams load(const nlohmann::json& doc) {

@@ -13,8 +13,8 @@ namespace {
 void expect_grid_matches_brute_force(const GeometryParams& g, int n_points, unsigned seed) {
   const GeometryView v = g.host_view();
   std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> ux(v.world_lo.x, v.world_hi.x), uy(v.world_lo.y, v.world_hi.y),
-      uz(v.world_lo.z, v.world_hi.z);
+  std::uniform_real_distribution<float> ux(v.world_lo.x, v.world_hi.x),
+      uy(v.world_lo.y, v.world_hi.y), uz(v.world_lo.z, v.world_hi.z);
   int in_volumes = 0;
   for (int i = 0; i < n_points; ++i) {
     const float x = ux(rng), y = uy(rng), z = uz(rng);
@@ -38,7 +38,8 @@ TEST(Grid, ManyRandomBoxesMatchBruteForce) {
       for (int k = 0; k < 12; ++k) {
         const double c[3] = {-9 + 1.6 * i, -9 + 1.6 * j, -9 + 1.6 * k};
         const double h[3] = {u(rng) * 1.6, u(rng) * 1.6, u(rng) * 1.6};
-        doc["volumes"].push_back(test::box_json("b" + std::to_string(n++), {c[0] - h[0], c[1] - h[1], c[2] - h[2]},
+        doc["volumes"].push_back(test::box_json("b" + std::to_string(n++),
+                                                {c[0] - h[0], c[1] - h[1], c[2] - h[2]},
                                                 {c[0] + h[0], c[1] + h[1], c[2] + h[2]}));
       }
     }
@@ -78,7 +79,8 @@ TEST(Grid, NonFinitePointsAreSafe) {
   doc["volumes"].push_back(test::box_json("b", {-1, -1, -1}, {1, 1, 1}));
   const GeometryParams g = test::load(doc);
   const GeometryView v = g.host_view();
-  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN(),
+              inf = std::numeric_limits<float>::infinity();
   EXPECT_EQ(v.locate(nan, 0, 0).volume, -1);
   EXPECT_EQ(v.locate(0, 1e30f, 0).volume, -1);
   EXPECT_EQ(v.locate(0, 0, -inf).volume, -1);

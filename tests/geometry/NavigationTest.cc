@@ -116,7 +116,8 @@ TEST(Navigation, ShipShieldDistanceAndSafety) {
   }
   EXPECT_GE(in_volume, 400);
   EXPECT_GE(in_world_material, 400);
-  EXPECT_GT(positive_safety, (in_volume + in_world_material) / 2);  // a bound that is not trivially 0
+  EXPECT_GT(positive_safety,
+            (in_volume + in_world_material) / 2);  // a bound that is not trivially 0
 }
 
 // The ARB8 safety is a true lower bound on the twisted block, and not

@@ -16,9 +16,9 @@ using test::world_doc;
 TEST(Overlap, BoxesOverlappingOrTouching) {
   auto doc = world_doc();
   doc["volumes"].push_back(box_json("a", {0, 0, 0}, {1, 1, 1}));
-  doc["volumes"].push_back(box_json("b", {1, 0, 0}, {2, 1, 1}));   // touches a at x = 1
-  doc["volumes"].push_back(box_json("c", {0, 0, 1}, {2, 1, 2}));   // touches a and b at z = 1
-  doc["volumes"].push_back(box_json("d", {1, 1, 1}, {2, 2, 2}));   // touches c along y = 1
+  doc["volumes"].push_back(box_json("b", {1, 0, 0}, {2, 1, 1}));  // touches a at x = 1
+  doc["volumes"].push_back(box_json("c", {0, 0, 1}, {2, 1, 2}));  // touches a and b at z = 1
+  doc["volumes"].push_back(box_json("d", {1, 1, 1}, {2, 2, 2}));  // touches c along y = 1
   EXPECT_NO_THROW(load(doc));
   doc["volumes"].push_back(box_json("e", {1.5, 0.5, 1.5}, {3, 3, 3}));  // into c and d
   EXPECT_EQ(load_error(doc), "geom.json: volumes 'c' and 'e' overlap");
@@ -33,7 +33,7 @@ TEST(Overlap, Arb8AgainstArb8AndBox) {
   auto doc = world_doc();
   doc["volumes"].push_back(arb8_json("w1", 0, 1, lower_left));
   doc["volumes"].push_back(arb8_json("w2", 0, 1, upper_right));
-  doc["volumes"].push_back(box_json("lid", {0, 0, 1}, {1, 1, 2}));  // touches both at z = 1
+  doc["volumes"].push_back(box_json("lid", {0, 0, 1}, {1, 1, 2}));    // touches both at z = 1
   doc["volumes"].push_back(box_json("side", {1, 0, -1}, {2, 1, 1}));  // touches w2 along x = 1
   EXPECT_NO_THROW(load(doc));
 
@@ -50,8 +50,8 @@ TEST(Overlap, ShearedArb8MeetsABoxOnlyMidway) {
   // A unit cross-section sheared from x in [0, 1] at z = -1 to x in [2, 3] at
   // z = +1: neither face meets the wall x in [1.2, 1.8], the middle does.
   auto doc = world_doc();
-  doc["volumes"].push_back(arb8_json(
-      "shear", 0, 1, {{0, 0}, {0, 1}, {1, 1}, {1, 0}, {2, 0}, {2, 1}, {3, 1}, {3, 0}}));
+  doc["volumes"].push_back(
+      arb8_json("shear", 0, 1, {{0, 0}, {0, 1}, {1, 1}, {1, 0}, {2, 0}, {2, 1}, {3, 1}, {3, 0}}));
   doc["volumes"].push_back(box_json("wall", {3, 0, -1}, {4, 1, 1}));  // touches the upper edge only
   EXPECT_NO_THROW(load(doc));
   doc["volumes"][1]["min"] = {1.2, 0, -1};

@@ -34,7 +34,8 @@ void expect_same_json(const nlohmann::json& a, const nlohmann::json& b, const st
     }
   } else if (a.is_array()) {
     ASSERT_EQ(a.size(), b.size()) << path;
-    for (std::size_t i = 0; i < a.size(); ++i) expect_same_json(a[i], b[i], path + "[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < a.size(); ++i)
+      expect_same_json(a[i], b[i], path + "[" + std::to_string(i) + "]");
   } else {
     EXPECT_EQ(a, b) << path;
   }
@@ -43,7 +44,8 @@ void expect_same_json(const nlohmann::json& a, const nlohmann::json& b, const st
 TEST(ShipShield, CppAndPythonGeneratorsAgree) {
   for (const std::string set : {"warm", "hybrid"}) {
     std::ifstream in(kExamples + "/ship_" + set + ".json");
-    ASSERT_TRUE(in) << "missing examples/ship_" << set << ".json (run examples/make_ship_geometry.py)";
+    ASSERT_TRUE(in) << "missing examples/ship_" << set
+                    << ".json (run examples/make_ship_geometry.py)";
     const nlohmann::json committed = nlohmann::json::parse(in);
     expect_same_json(make_ship_shield_json(set), committed, "ship_" + set);
   }
@@ -96,8 +98,8 @@ TEST(ShipShield, FieldsAndPlacementFollowTheSpec) {
   EXPECT_EQ(name_at(-0.6f, -1.5f, 1), "magnet0_bottom_l");
   const LocateResult core = v.locate(0.25f, 0, 1);
   EXPECT_FLOAT_EQ(core.field.y, 1.9f);
-  EXPECT_FLOAT_EQ(v.locate(0.8f, 0, 1).field.y, -1.9f);  // d = 1
-  EXPECT_FLOAT_EQ(v.locate(0.6f, 1.5f, 1).field.x, 1.9f);   // v = 1
+  EXPECT_FLOAT_EQ(v.locate(0.8f, 0, 1).field.y, -1.9f);    // d = 1
+  EXPECT_FLOAT_EQ(v.locate(0.6f, 1.5f, 1).field.x, 1.9f);  // v = 1
   EXPECT_FLOAT_EQ(v.locate(-0.6f, 1.5f, 1).field.x, -1.9f);
   EXPECT_FLOAT_EQ(v.locate(0.6f, -1.5f, 1).field.x, -1.9f);
   EXPECT_FLOAT_EQ(v.locate(-0.6f, -1.5f, 1).field.x, 1.9f);

@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+#include <functional>
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/AtomicOutput.hh"
-#include <functional>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using fastmu::io::ColumnTable;
@@ -46,7 +46,8 @@ TEST(ColumnTable, CsvRoundTrip) {
   ASSERT_EQ(back.columns, sample_table().columns);
   ASSERT_EQ(back.rows(), 2u);
   for (std::size_t i = 0; i < back.values.size(); ++i) {
-    EXPECT_NEAR(back.values[i], sample_table().values[i], 1e-8 * std::abs(sample_table().values[i]));
+    EXPECT_NEAR(back.values[i], sample_table().values[i],
+                1e-8 * std::abs(sample_table().values[i]));
   }
   EXPECT_EQ(back.find("pz"), 2);
   EXPECT_EQ(back.find("weight"), -1);
@@ -88,8 +89,9 @@ TEST(ColumnTable, BadCsvNamesFileLineAndColumn) {
 TEST(ColumnTable, MissingFilesAndFoldersAreErrors) {
   EXPECT_NE(error_of([] { fastmu::io::read_table("/nonexistent/m.csv"); }).find("file not found"),
             std::string::npos);
-  EXPECT_NE(error_of([] { fastmu::io::write_table("/nonexistent/dir/m.csv", sample_table()); })
-                .find("does not exist"),
+  EXPECT_NE(error_of([] {
+              fastmu::io::write_table("/nonexistent/dir/m.csv", sample_table());
+            }).find("does not exist"),
             std::string::npos);
   const auto bad_f32 = temp_dir() / "odd.f32";
   std::ofstream(bad_f32, std::ios::binary) << "abc";

@@ -38,7 +38,8 @@ TEST(DensityEffect, PiecewiseFormAndContinuityAtX1) {
   const DensityEffect d{3.5, 0.2, 2.8, 0.09, 3.5, 0.0};
   EXPECT_EQ(d.delta(std::pow(10.0, 0.1)), 0.0);  // below x0, insulator
   const double x = 1.0;
-  EXPECT_NEAR(d.delta(std::pow(10.0, x)), kTwoLn10 * x - 3.5 + 0.09 * std::pow(2.8 - x, 3.5), 1e-12);
+  EXPECT_NEAR(d.delta(std::pow(10.0, x)), kTwoLn10 * x - 3.5 + 0.09 * std::pow(2.8 - x, 3.5),
+              1e-12);
   const double below = d.delta(std::pow(10.0, 2.8 - 1e-9));
   const double above = d.delta(std::pow(10.0, 2.8 + 1e-9));
   EXPECT_NEAR(below, above, 1e-7);
@@ -96,8 +97,8 @@ TEST(DensityEffect, Geant4ChoicesForNistMaterials) {
   // mu- dE/dx (dedx_mu-_per_process.csv): our/Geant4 is flat in energy.
   for (const char* name : {"G4_STAINLESS-STEEL", "G4_BRASS", "G4_PbWO4", "G4_lAr"}) {
     const Material& m = lib.find(name);
-    EXPECT_NEAR(m.density_effect.cbar, 1.0 + 2.0 * std::log(m.mean_excitation_ev / m.plasma_energy_ev()),
-                1e-12)
+    EXPECT_NEAR(m.density_effect.cbar,
+                1.0 + 2.0 * std::log(m.mean_excitation_ev / m.plasma_energy_ev()), 1e-12)
         << name;
     EXPECT_DOUBLE_EQ(m.density_effect.x1, 3.0) << name;
     EXPECT_DOUBLE_EQ(m.density_effect.m, 3.0) << name;

@@ -29,12 +29,41 @@ std::string error_of(const std::function<void()>& f) {
 
 TEST(MaterialLibrary, RequiredMaterialsExist) {
   const MaterialLibrary& lib = builtin_materials();
-  for (const char* name :
-       {"G4_Galactic", "vacuum", "G4_H", "G4_C", "G4_GRAPHITE", "G4_Al", "G4_Si", "G4_Ti", "G4_Fe",
-        "G4_Ni", "G4_Cu", "G4_Zn", "G4_Ag", "G4_Sn", "G4_W", "G4_Pt", "G4_Au", "G4_Pb", "G4_U",
-        "G4_WATER", "G4_AIR", "G4_CONCRETE", "G4_STAINLESS-STEEL", "G4_BRASS", "G4_POLYETHYLENE",
-        "G4_PbWO4", "G4_BGO", "G4_KAPTON", "G4_Ar", "G4_lAr", "G4_SILICON_DIOXIDE",
-        "G4_CESIUM_IODIDE", "StandardRock", "G4_STANDARD_ROCK", "standard_rock"}) {
+  for (const char* name : {"G4_Galactic",
+                           "vacuum",
+                           "G4_H",
+                           "G4_C",
+                           "G4_GRAPHITE",
+                           "G4_Al",
+                           "G4_Si",
+                           "G4_Ti",
+                           "G4_Fe",
+                           "G4_Ni",
+                           "G4_Cu",
+                           "G4_Zn",
+                           "G4_Ag",
+                           "G4_Sn",
+                           "G4_W",
+                           "G4_Pt",
+                           "G4_Au",
+                           "G4_Pb",
+                           "G4_U",
+                           "G4_WATER",
+                           "G4_AIR",
+                           "G4_CONCRETE",
+                           "G4_STAINLESS-STEEL",
+                           "G4_BRASS",
+                           "G4_POLYETHYLENE",
+                           "G4_PbWO4",
+                           "G4_BGO",
+                           "G4_KAPTON",
+                           "G4_Ar",
+                           "G4_lAr",
+                           "G4_SILICON_DIOXIDE",
+                           "G4_CESIUM_IODIDE",
+                           "StandardRock",
+                           "G4_STANDARD_ROCK",
+                           "standard_rock"}) {
     EXPECT_TRUE(lib.contains(name)) << name;
     EXPECT_NO_THROW(lib.find(name)) << name;
   }
@@ -194,8 +223,9 @@ TEST(MaterialLibrary, CustomMixtureUsesBraggRuleAndGeneralFormulas) {
   testing::internal::CaptureStderr();
   const Material& m = lib.add_custom("my_steel", 7.9, {{"Fe", 7}, {"Cr", 2}, {"Ni", 1}});
   const std::string warning = testing::internal::GetCapturedStderr();
-  EXPECT_EQ(warning, "fastmu: warning: material 'my_steel': mass fractions sum to 10, not 1; "
-                     "normalised to 1\n");
+  EXPECT_EQ(warning,
+            "fastmu: warning: material 'my_steel': mass fractions sum to 10, not 1; "
+            "normalised to 1\n");
   EXPECT_EQ(&lib.find("my_steel"), &m);
   EXPECT_FALSE(builtin_materials().contains("my_steel"));  // the copy only
   EXPECT_NEAR(fraction_of(m, 26), 0.7, 1e-12);
@@ -232,8 +262,8 @@ TEST(MaterialLibrary, CustomElementReusesItsFitWithDensityCorrection) {
 
   // Beyond a factor e from the nominal density the fit is not reused.
   const Material& foam = lib.add_custom("iron_foam", 1.0, {{"Fe", 1.0}});
-  EXPECT_NEAR(foam.density_effect.cbar,
-              1.0 + 2.0 * std::log(286.0 / foam.plasma_energy_ev()), 1e-12);
+  EXPECT_NEAR(foam.density_effect.cbar, 1.0 + 2.0 * std::log(286.0 / foam.plasma_energy_ev()),
+              1e-12);
 
   // Low density means gas (Geant4's 10 mg/cm3 rule).
   EXPECT_TRUE(lib.add_custom("thin_gas", 0.001, {{"N", 0.8}, {"O", 0.2}}).gas);
@@ -248,7 +278,8 @@ TEST(MaterialLibrary, CustomMaterialErrors) {
   msg = error_of([&] { lib.add_custom("bad", 0.0, {{"Fe", 1.0}}); });
   EXPECT_NE(msg.find("density"), std::string::npos) << msg;
   EXPECT_THROW(lib.add_custom("bad", -1.0, {{"Fe", 1.0}}), Error);
-  EXPECT_THROW(lib.add_custom("bad", std::numeric_limits<double>::quiet_NaN(), {{"Fe", 1.0}}), Error);
+  EXPECT_THROW(lib.add_custom("bad", std::numeric_limits<double>::quiet_NaN(), {{"Fe", 1.0}}),
+               Error);
 
   msg = error_of([&] { lib.add_custom("bad", 1.0, {{"Fe", 0.5}, {"Ni", 0.0}}); });
   EXPECT_NE(msg.find("fraction of Ni"), std::string::npos) << msg;

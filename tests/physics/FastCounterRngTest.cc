@@ -22,7 +22,8 @@ TEST(FastCounterRng, SameWordsAsCounterRng) {
         CounterRng ref(seed, id, stream);
         FastCounterRng fast(seed, id, stream);
         for (int i = 0; i < 203; ++i) {  // crosses many blocks, ends mid-block
-          ASSERT_EQ(ref.next_u32(), fast.next_u32()) << "seed " << seed << " id " << id << " word " << i;
+          ASSERT_EQ(ref.next_u32(), fast.next_u32())
+              << "seed " << seed << " id " << id << " word " << i;
         }
       }
     }

@@ -60,7 +60,8 @@ TEST(HistoryRng, WordsAreUniform) {
       const double u = to_unit_open(x);
       sum += u;
       sum2 += u * u;
-      if (w > 0) lag_sum += ((x ^ prev) >> 31) & 1u;  // top bits of consecutive words differ half the time
+      if (w > 0)
+        lag_sum += ((x ^ prev) >> 31) & 1u;  // top bits of consecutive words differ half the time
       prev = x;
     }
   }
@@ -82,9 +83,16 @@ TEST(HistoryRng, FirstWordsOfNeighbouringHistoriesAreUncorrelated) {
     double sxy = 0, sx = 0, sy = 0, sxx = 0, syy = 0;
     for (int h = 0; h < histories; ++h) {
       HistoryRng a(3, h, RngStream::detailed_physics), b(3, h + 1, RngStream::detailed_physics);
-      for (int i = 0; i < k; ++i) { a.next_u64(); b.next_u64(); }
+      for (int i = 0; i < k; ++i) {
+        a.next_u64();
+        b.next_u64();
+      }
       const double x = a.uniform(), y = b.uniform();
-      sx += x; sy += y; sxy += x * y; sxx += x * x; syy += y * y;
+      sx += x;
+      sy += y;
+      sxy += x * y;
+      sxx += x * x;
+      syy += y * y;
     }
     const double n = histories;
     const double cov = sxy / n - sx / n * sy / n;

@@ -19,7 +19,8 @@ TEST(MuIonisation, UnrestrictedMatchesGeant4AboveTenthGeV) {
     if (row.p_gev < 0.1) continue;  // shell/Barkas corrections (not modelled) matter below
     const Material& m = builtin_materials().find(row.material);
     const MuIonisation ioni(m);
-    const double ours = ioni.dedx(row.t_mev * 1e-3, 1e30) * 1e3 / 100.0 / m.density_g_cm3;  // MeV cm2/g
+    const double ours =
+        ioni.dedx(row.t_mev * 1e-3, 1e30) * 1e3 / 100.0 / m.density_g_cm3;  // MeV cm2/g
     EXPECT_NEAR(ours / row.ioni, 1.0, 0.015) << row.material << " T=" << row.t_mev << " MeV";
     ++checked;
   }

@@ -89,7 +89,8 @@ TEST(MultipleScattering, TailFollowsRutherford) {
   const double beta2 = p * p / (p * p + constants::muon_mass * constants::muon_mass);
   const double amplitude = 2 * step * msc_detail::rutherford_k / beta2 * d.sum_n_z2;
   for (double x : {0.04, 0.08, 0.16}) {
-    const double count = double(std::count_if(pt.begin(), pt.end(), [x](double v) { return v > x; }));
+    const double count =
+        double(std::count_if(pt.begin(), pt.end(), [x](double v) { return v > x; }));
     const double expected = double(n) * amplitude / (x * x) * (1 + 4 * sigma * sigma / (x * x));
     EXPECT_NEAR(count / expected, 1.0, 4 / std::sqrt(expected) + 0.04)
         << "pt > " << x << ": " << count << " vs " << expected;

@@ -36,14 +36,17 @@ std::vector<double> pt_of(const std::vector<MuonSample>& s) {
 
 TEST_P(SphereFidelity, LossAndKickQuantiles) {
   const SphereCase c = GetParam();
-  const auto path = test::reference_dir() / ("sphere2cm_" + c.material + "_p" + c.p + "GeV_mu-.f32");
+  const auto path =
+      test::reference_dir() / ("sphere2cm_" + c.material + "_p" + c.p + "GeV_mu-.f32");
   FASTMU_REQUIRE_REFERENCE(path);
   const auto ref = test::read_f32(path);
   std::vector<MuonSample> g4;
   for (const auto& r : ref) g4.push_back({r.p0, r.px, r.py, r.pz, r.x, r.y, r.z});
   const double p = std::stod(c.p);
-  const auto ours = sample_single_step(builtin_materials().find(c.material), p, p, 0.02, 50000, -1, 1, 0);
-  const std::pair<double, double> tol[] = {{0.25, 0.05}, {0.5, 0.05}, {0.75, 0.05}, {0.9, 0.08}, {0.99, 0.15}};
+  const auto ours =
+      sample_single_step(builtin_materials().find(c.material), p, p, 0.02, 50000, -1, 1, 0);
+  const std::pair<double, double> tol[] = {
+      {0.25, 0.05}, {0.5, 0.05}, {0.75, 0.05}, {0.9, 0.08}, {0.99, 0.15}};
   for (auto [q, t] : tol) {
     const double a = test::quantile(loss_of(ours), q), b = test::quantile(loss_of(g4), q);
     EXPECT_NEAR(a / b, 1.0, t) << "loss q" << q * 100 << " ours " << a << " g4 " << b;
@@ -64,7 +67,8 @@ std::vector<SphereCase> sphere_cases() {
 INSTANTIATE_TEST_SUITE_P(Geant4, SphereFidelity, ::testing::ValuesIn(sphere_cases()),
                          [](const auto& info) {
                            std::string n = info.param.material + "_p" + info.param.p;
-                           for (auto& ch : n) if (ch == '.' || ch == '-') ch = '_';
+                           for (auto& ch : n)
+                             if (ch == '.' || ch == '-') ch = '_';
                            return n;
                          });
 
@@ -72,8 +76,8 @@ TEST(SlabFidelity, Iron10m50GeV) {
   const auto path = test::reference_dir() / "slab_G4_Fe_10m_50GeV_mu-.f32";
   FASTMU_REQUIRE_REFERENCE(path);
   const auto ref = test::read_f32(path);
-  const auto ours = transport_slab(builtin_materials().find("G4_Fe"), 10.0, 50.0, 50.0, 3000, -1,
-                                   Vec3{}, 1, 0);
+  const auto ours =
+      transport_slab(builtin_materials().find("G4_Fe"), 10.0, 50.0, 50.0, 3000, -1, Vec3{}, 1, 0);
   auto split = [](auto const& rows, std::vector<double>& loss, std::vector<double>& x,
                   std::vector<double>& px) {
     int stopped = 0;
@@ -98,9 +102,11 @@ TEST(SlabFidelity, Iron10m50GeV) {
   }
   for (double q : {0.1, 0.25, 0.75, 0.9}) {
     const double a = test::quantile(xo, q), b = test::quantile(xr, q);
-    EXPECT_TRUE(std::abs(a - b) <= 0.01 || std::abs(a / b - 1) <= 0.05) << "x q" << q * 100 << " ours " << a << " g4 " << b;
+    EXPECT_TRUE(std::abs(a - b) <= 0.01 || std::abs(a / b - 1) <= 0.05)
+        << "x q" << q * 100 << " ours " << a << " g4 " << b;
     const double c = test::quantile(pxo, q), d = test::quantile(pxr, q);
-    EXPECT_TRUE(std::abs(c - d) <= 0.02 || std::abs(c / d - 1) <= 0.05) << "px q" << q * 100 << " ours " << c << " g4 " << d;
+    EXPECT_TRUE(std::abs(c - d) <= 0.02 || std::abs(c / d - 1) <= 0.05)
+        << "px q" << q * 100 << " ours " << c << " g4 " << d;
   }
   auto rms = [](const std::vector<double>& v) {
     double s = 0;

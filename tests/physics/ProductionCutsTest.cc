@@ -20,7 +20,8 @@ TEST(ProductionCuts, IronNearOneMeVAndMonotonic) {
   const auto c07 = compute_production_cuts(fe, 0.7e-3);
   EXPECT_GT(c07.electron_gev, 0.9e-3);
   EXPECT_LT(c07.electron_gev, 1.1e-3);
-  EXPECT_LT(c07.positron_gev, c07.electron_gev);  // positrons lose more per unit length at these energies
+  EXPECT_LT(c07.positron_gev,
+            c07.electron_gev);  // positrons lose more per unit length at these energies
   const auto c1 = compute_production_cuts(fe, 1e-3);
   EXPECT_GT(c1.electron_gev, c07.electron_gev);
   EXPECT_GT(c1.gamma_gev, c07.gamma_gev);

@@ -55,7 +55,8 @@ TEST(RadiativeLoss, MatchesGeant4From1GeVTo1TeV) {
     if (row.t_mev < 1000 || row.brems <= 0 || row.pair <= 0) continue;
     const Material& m = builtin_materials().find(row.material);
     const double t = row.t_mev * 1e-3, e = t + mass;
-    EXPECT_NEAR(b_brems(m, t) * e * 1e3 / row.brems, 1.0, 0.01) << row.material << " T=" << row.t_mev;
+    EXPECT_NEAR(b_brems(m, t) * e * 1e3 / row.brems, 1.0, 0.01)
+        << row.material << " T=" << row.t_mev;
     EXPECT_NEAR(b_pair(m, t) * e * 1e3 / row.pair, 1.0, 0.01) << row.material << " T=" << row.t_mev;
     ++checked;
   }

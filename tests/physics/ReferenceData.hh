@@ -16,8 +16,8 @@ namespace fastmu::test {
 inline std::filesystem::path reference_dir() { return FASTMU_REFERENCE_DIR; }
 
 // Skips the current test (naming the path) when a reference file is absent.
-#define FASTMU_REQUIRE_REFERENCE(path)                                              \
-  do {                                                                              \
+#define FASTMU_REQUIRE_REFERENCE(path)                                                  \
+  do {                                                                                  \
     if (!std::filesystem::exists(path)) GTEST_SKIP() << "missing reference " << (path); \
   } while (0)
 

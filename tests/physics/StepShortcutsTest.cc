@@ -63,8 +63,10 @@ TEST(StepShortcuts, UrbanCachedCutTermsAreBitwiseTheComputedOnes) {
     for (double loss : {1e-6, 1e-4, 2e-3, 5e-2}) {
       CounterRng a(3, 4, RngStream::detailed_physics), b(3, 4, RngStream::detailed_physics);
       for (int i = 0; i < 200; ++i) {
-        const double la = sample_urban_loss(cached, loss, t, constants::muon_mass, tcut, tmax, 0.01, a);
-        const double lb = sample_urban_loss(plain, loss, t, constants::muon_mass, tcut, tmax, 0.01, b);
+        const double la =
+            sample_urban_loss(cached, loss, t, constants::muon_mass, tcut, tmax, 0.01, a);
+        const double lb =
+            sample_urban_loss(plain, loss, t, constants::muon_mass, tcut, tmax, 0.01, b);
         ASSERT_EQ(la, lb) << "T = " << t << " loss = " << loss;
       }
     }

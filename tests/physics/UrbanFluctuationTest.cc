@@ -48,7 +48,8 @@ TEST(UrbanFluctuation, MeanEqualsRestrictedLoss) {
   const double cut = compute_production_cuts(fe, 0.7e-3).electron_gev;
   const int n = 200000;
   // (kinetic energy, step): thin and thick layers, low and high energy.
-  for (auto [t, len] : {std::pair{10.0, 2e-2}, {10.0, 1e-4}, {0.3, 5e-3}, {100.0, 1e-3}, {0.02, 1e-4}}) {
+  for (auto [t, len] :
+       {std::pair{10.0, 2e-2}, {10.0, 1e-4}, {0.3, 5e-3}, {100.0, 1e-3}, {0.02, 1e-4}}) {
     const Moments m = sample(t, len, cut, fe, n);
     const double rel_err = std::sqrt(m.var / n);
     EXPECT_NEAR(m.mean, 1.0, 5 * rel_err + 2e-3) << "T=" << t << " step=" << len;
@@ -74,8 +75,8 @@ TEST(UrbanFluctuation, GaussianRegimeWidthIsBohr) {
   const MuIonisation ioni(fe);
   const double mean_loss = ioni.dedx(t, tmax) * len;
   const double beta2 = kinematics::beta2_from_kinetic(t);
-  const double bohr = units::twopi_mc2_rcl2_gev_m2 * fe.electron_density_per_cm3() * 1e6 * len * tmax *
-                      (1.0 / beta2 - 0.5);
+  const double bohr = units::twopi_mc2_rcl2_gev_m2 * fe.electron_density_per_cm3() * 1e6 * len *
+                      tmax * (1.0 / beta2 - 0.5);
   EXPECT_NEAR(std::sqrt(m.var) * mean_loss / std::sqrt(bohr), 1.0, 0.05);
 }
 

@@ -54,15 +54,18 @@ double chi2_equiprobable(int n, int bins, Draw draw, Cdf cdf) {
 TEST(Ziggurat, NormalFollowsItsDistribution) {
   HistoryRng rng(11, 0, RngStream::detailed_physics);
   const int n = 2000000, bins = 1000;
-  const double chi2 = chi2_equiprobable(n, bins, [&] { return random::ziggurat_normal(rng); },
-                                        [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); });
+  const double chi2 = chi2_equiprobable(
+      n, bins, [&] { return random::ziggurat_normal(rng); },
+      [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); });
   EXPECT_LT(chi2, (bins - 1) + 5 * std::sqrt(2.0 * (bins - 1)));
   // Moments and tails (beyond R = 3.44 only the tail algorithm returns values).
   double s1 = 0, s2 = 0, s4 = 0;
   long beyond_r = 0, beyond_2 = 0;
   for (int i = 0; i < n; ++i) {
     const double x = random::ziggurat_normal(rng);
-    s1 += x; s2 += x * x; s4 += x * x * x * x;
+    s1 += x;
+    s2 += x * x;
+    s4 += x * x * x * x;
     beyond_r += std::abs(x) > random::zig_detail::kNormalR;
     beyond_2 += std::abs(x) > 2.0;
   }
@@ -78,15 +81,17 @@ TEST(Ziggurat, NormalFollowsItsDistribution) {
 TEST(Ziggurat, ExponentialFollowsItsDistribution) {
   HistoryRng rng(12, 0, RngStream::detailed_physics);
   const int n = 2000000, bins = 1000;
-  const double chi2 = chi2_equiprobable(n, bins, [&] { return random::ziggurat_exponential(rng); },
-                                        [](double x) { return -std::expm1(-x); });
+  const double chi2 = chi2_equiprobable(
+      n, bins, [&] { return random::ziggurat_exponential(rng); },
+      [](double x) { return -std::expm1(-x); });
   EXPECT_LT(chi2, (bins - 1) + 5 * std::sqrt(2.0 * (bins - 1)));
   double s1 = 0, s2 = 0;
   long beyond_r = 0, beyond_12 = 0;
   for (int i = 0; i < n; ++i) {
     const double x = random::ziggurat_exponential(rng);
     ASSERT_GE(x, 0.0);
-    s1 += x; s2 += x * x;
+    s1 += x;
+    s2 += x * x;
     beyond_r += x > random::zig_detail::kExpR;
     beyond_12 += x > 12.0;
   }
@@ -94,7 +99,8 @@ TEST(Ziggurat, ExponentialFollowsItsDistribution) {
   EXPECT_NEAR(s2 / n, 2.0, 5 * std::sqrt(20.0 / n));
   const double p_r = std::exp(-random::zig_detail::kExpR);
   EXPECT_NEAR(beyond_r / double(n), p_r, 5 * std::sqrt(p_r / n));
-  EXPECT_LE(beyond_12, 5 + 5 * std::sqrt(n * std::exp(-12.0)));  // tail continues past R (~12 expected)
+  EXPECT_LE(beyond_12,
+            5 + 5 * std::sqrt(n * std::exp(-12.0)));  // tail continues past R (~12 expected)
   EXPECT_GE(beyond_12, 1);
 }
 
@@ -105,7 +111,8 @@ TEST(Ziggurat, WorksWith32BitGenerators) {
   double s1 = 0, s2 = 0, e1 = 0;
   for (int i = 0; i < n; ++i) {
     const double x = random::ziggurat_normal(rng);
-    s1 += x; s2 += x * x;
+    s1 += x;
+    s2 += x * x;
     e1 += random::ziggurat_exponential(rng);
   }
   EXPECT_NEAR(s1 / n, 0.0, 5 / std::sqrt(double(n)));

@@ -15,7 +15,9 @@ namespace fastmu::test {
 
 // Mean-ish loss fraction at p: steep 1/p at low momentum (ionisation),
 // slow rise at high momentum (radiative losses).
-inline double synthetic_loss_scale(double p) { return 0.025 / p * (1 + 0.1 / (p * p)) + 2e-5 * std::log(1 + p); }
+inline double synthetic_loss_scale(double p) {
+  return 0.025 / p * (1 + 0.1 / (p * p)) + 2e-5 * std::log(1 + p);
+}
 
 struct SyntheticSample {
   double p0, px, py, pz;
@@ -60,7 +62,8 @@ class SyntheticSource final : public SampleSource {
   std::vector<SyntheticSample> bin_samples(int bin, double p_lo, double p_hi, std::size_t n) const {
     std::vector<SyntheticSample> out(n);
     for (std::size_t i = 0; i < n; ++i) {
-      out[i] = synthetic_sample(synthetic_momentum(p_lo, p_hi, seed_, id(bin, i)), seed_, id(bin, i));
+      out[i] =
+          synthetic_sample(synthetic_momentum(p_lo, p_hi, seed_, id(bin, i)), seed_, id(bin, i));
     }
     return out;
   }

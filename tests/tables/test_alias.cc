@@ -54,7 +54,8 @@ TEST(AliasTable, SampleBinFrequenciesMatchHistogram) {
   std::vector<double> w(ncell);
   for (int ix = 0; ix <= t.nx; ++ix) {
     for (int iy = 0; iy <= t.ny; ++iy) {
-      w[ix * (t.ny + 1) + iy] = ix == 0 ? 3.0 : std::exp(-0.5 * std::pow((ix - 6) / 2.0, 2)) * (iy + 1);
+      w[ix * (t.ny + 1) + iy] =
+          ix == 0 ? 3.0 : std::exp(-0.5 * std::pow((ix - 6) / 2.0, 2)) * (iy + 1);
     }
   }
   w[5] = 0;  // a zero cell must never be drawn
@@ -72,8 +73,14 @@ TEST(AliasTable, SampleBinFrequenciesMatchHistogram) {
   for (int i = 0; i < n; ++i) {
     const Philox4 r = philox_block(11, i, 0, RngStream::table_build);
     const SampledLoss s = sample_bin(t, 0, r.v[0], 0.5f, 0.5f);  // bin centres: exact cell
-    const int ix = s.loss_frac == 0 ? 0 : static_cast<int>(std::floor((std::log(s.loss_frac) - axes.x_lo) / axes.x_width)) + 1;
-    const int iy = s.kick_frac == 0 ? 0 : static_cast<int>(std::floor((std::log(s.kick_frac) - axes.y_lo) / axes.y_width)) + 1;
+    const int ix =
+        s.loss_frac == 0
+            ? 0
+            : static_cast<int>(std::floor((std::log(s.loss_frac) - axes.x_lo) / axes.x_width)) + 1;
+    const int iy =
+        s.kick_frac == 0
+            ? 0
+            : static_cast<int>(std::floor((std::log(s.kick_frac) - axes.y_lo) / axes.y_width)) + 1;
     ASSERT_GE(ix, 0);
     ASSERT_LE(ix, t.nx);
     ASSERT_GE(iy, 0);
@@ -95,4 +102,3 @@ TEST(AliasTable, SampleBinFrequenciesMatchHistogram) {
   // Mean ndf, sd sqrt(2 ndf): 5 sigma is a loose but meaningful bound.
   EXPECT_LT(chi2, ndf + 5 * std::sqrt(2.0 * ndf)) << "ndf " << ndf;
 }
-

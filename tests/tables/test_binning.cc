@@ -2,11 +2,11 @@
 
 #include <cmath>
 
+#include "SyntheticSamples.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/tables/MomentumBinning.hh"
 #include "fastmu/tables/TableParams.hh"
 #include "fastmu/tables/TableSampling.hh"
-#include "SyntheticSamples.hh"
 
 using namespace fastmu;
 
@@ -31,7 +31,8 @@ TEST(MomentumBinning, LogAndUniformEdges) {
 TEST(MomentumBinning, AdaptiveRespectsEpsilonAndNarrowsWherePhiIsSteep) {
   const auto probes = adaptive_probe_grid(0.2, 400, 5000);
   std::vector<double> phi(probes.size());
-  for (std::size_t i = 0; i < probes.size(); ++i) phi[i] = -std::log(probes[i]) + 0.5 / (probes[i] * probes[i]);
+  for (std::size_t i = 0; i < probes.size(); ++i)
+    phi[i] = -std::log(probes[i]) + 0.5 / (probes[i] * probes[i]);
   const double eps = 0.1;
   const auto e = adaptive_momentum_edges(probes, phi, eps);
   ASSERT_GE(e.size(), 3u);
@@ -45,9 +46,11 @@ TEST(MomentumBinning, AdaptiveRespectsEpsilonAndNarrowsWherePhiIsSteep) {
     const std::size_t start = k;
     double dev = 0;
     std::size_t j = start;
-    for (; j < probes.size() && probes[j] <= e[b + 1]; ++j) dev = std::max(dev, std::abs(phi[j] - phi[start]));
+    for (; j < probes.size() && probes[j] <= e[b + 1]; ++j)
+      dev = std::max(dev, std::abs(phi[j] - phi[start]));
     EXPECT_LE(dev, eps) << "bin " << b;
-    if (j < probes.size()) EXPECT_GT(std::abs(phi[j] - phi[start]), eps) << "bin " << b << " not maximal";
+    if (j < probes.size())
+      EXPECT_GT(std::abs(phi[j] - phi[start]), eps) << "bin " << b << " not maximal";
   }
   // Narrow in ln p where |dPhi/d ln p| is large (low p), wide where it is ~1.
   const double w_first = std::log(e[1] / e[0]);

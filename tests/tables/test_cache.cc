@@ -5,11 +5,11 @@
 
 #include <unistd.h>
 
+#include "SyntheticSamples.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/tables/TableFile.hh"
-#include "SyntheticSamples.hh"
 
 using namespace fastmu;
 namespace fs = std::filesystem;
@@ -24,10 +24,12 @@ struct EnvGuard {
     const char* o = std::getenv(n);
     had = o != nullptr;
     if (had) old = o;
-    if (value) setenv(n, value, 1); else unsetenv(n);
+    if (value) setenv(n, value, 1);
+    else unsetenv(n);
   }
   ~EnvGuard() {
-    if (had) setenv(name.c_str(), old.c_str(), 1); else unsetenv(name.c_str());
+    if (had) setenv(name.c_str(), old.c_str(), 1);
+    else unsetenv(name.c_str());
   }
 };
 
@@ -44,7 +46,8 @@ TEST(TableCache, FileNamesAndFolders) {
   EXPECT_EQ(TableCache::file_name("G4_Fe", 0.02, "k"), "G4_Fe_step20mm_8254c329a92850f6_v1.h5");
   EXPECT_EQ(TableCache::file_name("G4_STAINLESS-STEEL", 0.0025, "k"),
             "G4_STAINLESS-STEEL_step2.5mm_8254c329a92850f6_v1.h5");
-  EXPECT_EQ(TableCache::file_name("my steel/1", 0.1, "k"), "my_steel_1_step100mm_8254c329a92850f6_v1.h5");
+  EXPECT_EQ(TableCache::file_name("my steel/1", 0.1, "k"),
+            "my_steel_1_step100mm_8254c329a92850f6_v1.h5");
   {
     EnvGuard a("FASTMU_CACHE", "/some/where");
     EXPECT_EQ(TableCache::default_dir(), fs::path("/some/where"));

@@ -47,8 +47,10 @@ TEST(TablesCli, BuildFromSamplesAndInfo) {
   if (!fs::exists(ref)) GTEST_SKIP() << "no reference samples";
   const auto dir = temp_dir();
   const auto out = dir / "fe.h5";
-  const auto r = run("tables build --material G4_Fe --step 0.02 --p-min 9.9 --p-max 10.1 --p-bins 1 "
-                     "--hist-bins 50 --from-samples " + ref.string() + " --out " + out.string());
+  const auto r =
+      run("tables build --material G4_Fe --step 0.02 --p-min 9.9 --p-max 10.1 --p-bins 1 "
+          "--hist-bins 50 --from-samples " +
+          ref.string() + " --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.output;
   const auto t = fastmu::load_table(out, 0.02);
   EXPECT_EQ(t.data().samples_per_bin[0], 50000u);
@@ -65,7 +67,8 @@ TEST(TablesCli, BadInputGivesOneLineAndNoFile) {
   if (!fs::exists(FASTMU_BINARY)) GTEST_SKIP() << "fastmu not built";
   const auto dir = temp_dir();
   const auto out = dir / "x.h5";
-  auto r = run("tables build --material G4_Unobtainium --step 0.02 --samples-per-bin 10 --out " + out.string());
+  auto r = run("tables build --material G4_Unobtainium --step 0.02 --samples-per-bin 10 --out " +
+               out.string());
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("G4_Unobtainium"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;

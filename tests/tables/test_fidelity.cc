@@ -5,16 +5,15 @@
 #include <cmath>
 #include <vector>
 
+#include "SyntheticSamples.hh"
+#include "TableQuantiles.hh"
 #include "fastmu/core/Random.hh"
 #include "fastmu/tables/AliasTable.hh"
 #include "fastmu/tables/TableSampling.hh"
-#include "SyntheticSamples.hh"
-#include "TableQuantiles.hh"
 
 using namespace fastmu;
 
 namespace {
-
 
 struct Fixture {
   static constexpr std::size_t kSamples = 200000;
@@ -32,8 +31,7 @@ struct Fixture {
     return o;
   }
   Fixture()
-      : options(make_options()),
-        table(build_table(test::synthetic_metadata(), options, source)) {}
+      : options(make_options()), table(build_table(test::synthetic_metadata(), options, source)) {}
 };
 
 const Fixture& fixture() {
@@ -86,7 +84,8 @@ TEST(TableFidelity, QuantilesReproduced) {
     tkick.reserve(n_draw);
     for (std::size_t i = 0; i < n_draw; ++i) {
       const Philox4 r = philox_block(99, i, b, RngStream::fast_transport);
-      const SampledLoss s = sample_bin(v, b, r.v[0], to_unit_open_f(r.v[1]), to_unit_open_f(r.v[2]));
+      const SampledLoss s =
+          sample_bin(v, b, r.v[0], to_unit_open_f(r.v[1]), to_unit_open_f(r.v[2]));
       tloss.push_back(s.loss_frac);
       tkick.push_back(s.kick_frac);
     }
@@ -186,7 +185,9 @@ TEST(TableFidelity, InterpolationWeights) {
   int up = 0;
   const int n = 200000;
   for (int i = 0; i < n; ++i) {
-    const int got = choose_interpolated_bin(v, static_cast<float>(p), to_unit_open_f(philox_block(3, i, 0, RngStream::fast_transport).v[0]));
+    const int got = choose_interpolated_bin(
+        v, static_cast<float>(p),
+        to_unit_open_f(philox_block(3, i, 0, RngStream::fast_transport).v[0]));
     ASSERT_TRUE(got == b || got == b + 1);
     up += got == b + 1;
   }

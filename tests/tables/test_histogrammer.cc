@@ -27,8 +27,8 @@ TEST(BinHistogrammer, AxesFromDataFloorBinsAndStoppedMuons) {
   std::uint64_t total = 0;
   for (auto c : out.counts) total += c;
   EXPECT_EQ(total, 103u);
-  EXPECT_EQ(out.counts[0], 1u);                  // (floor, floor): the zero-loss muon
-  EXPECT_EQ(out.counts[10 * 11 + 0], 1u);        // (top loss bin, floor kick): the stopped one
+  EXPECT_EQ(out.counts[0], 1u);            // (floor, floor): the zero-loss muon
+  EXPECT_EQ(out.counts[10 * 11 + 0], 1u);  // (top loss bin, floor kick): the stopped one
   EXPECT_NEAR(out.centre, 10.0, 1e-12);
   double kick_sum = 0;
   for (int i = 0; i <= 100; ++i) kick_sum += 1e-5 * std::pow(100.0, i / 100.0);

@@ -8,11 +8,11 @@
 #include <fstream>
 #include <vector>
 
+#include "TableQuantiles.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Random.hh"
 #include "fastmu/tables/FileSampleSource.hh"
 #include "fastmu/tables/TableSampling.hh"
-#include "TableQuantiles.hh"
 
 using namespace fastmu;
 namespace fs = std::filesystem;

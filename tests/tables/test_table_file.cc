@@ -11,9 +11,9 @@
 
 #include <unistd.h>
 
+#include "SyntheticSamples.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/tables/TableFile.hh"
-#include "SyntheticSamples.hh"
 
 using namespace fastmu;
 namespace fs = std::filesystem;
@@ -38,8 +38,9 @@ const TableParams& small_table() {
 struct TempDir {
   fs::path path;
   TempDir() {
-    path = fs::temp_directory_path() / ("fastmu_tables_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    path = fs::temp_directory_path() /
+           ("fastmu_tables_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(path);
     fs::create_directories(path);
   }
@@ -47,7 +48,8 @@ struct TempDir {
 };
 
 // Copies `good` to `bad` and edits it with the HDF5 C API.
-fs::path corrupt(const fs::path& good, const fs::path& bad, const std::function<void(hid_t)>& edit) {
+fs::path corrupt(const fs::path& good, const fs::path& bad,
+                 const std::function<void(hid_t)>& edit) {
   fs::copy_file(good, bad, fs::copy_options::overwrite_existing);
   const hid_t f = H5Fopen(bad.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   EXPECT_GE(f, 0);
@@ -144,7 +146,8 @@ TEST(TableFile, BadFilesGiveOneLineErrors) {
 
   expect_one_line_naming(load_error(good, 0.01), good, "step_m");
 
-  auto f = corrupt(good, dir.path / "missing.h5", [](hid_t h) { H5Ldelete(h, "alias_index", H5P_DEFAULT); });
+  auto f = corrupt(good, dir.path / "missing.h5",
+                   [](hid_t h) { H5Ldelete(h, "alias_index", H5P_DEFAULT); });
   expect_one_line_naming(load_error(f), f, "missing dataset /alias_index");
 
   f = corrupt(good, dir.path / "shape.h5", [](hid_t h) {
@@ -187,7 +190,12 @@ TEST(TableFile, BadFilesGiveOneLineErrors) {
   expect_one_line_naming(load_error(f), f, "alias_index");
 
   const auto text = dir.path / "text.h5";
-  { std::FILE* fp = std::fopen(text.c_str(), "w"); std::fputs("not hdf5\n", fp); std::fclose(fp); }
+  {
+    std::FILE* fp = std::fopen(text.c_str(), "w");
+    std::fputs("not hdf5\n", fp);
+    std::fclose(fp);
+  }
   expect_one_line_naming(load_error(text), text, "not an HDF5 file");
-  expect_one_line_naming(load_error(dir.path / "absent.h5"), dir.path / "absent.h5", "no such table file");
+  expect_one_line_naming(load_error(dir.path / "absent.h5"), dir.path / "absent.h5",
+                         "no such table file");
 }

@@ -58,8 +58,8 @@ void expect_same_histories(const ToyEnv& env, const char* what) {
   // muon's later steps.
   EXPECT_GE(a.same_status, a.n * 99 / 100) << what;
   EXPECT_GE(a.close, a.n * 99 / 100) << what;
-  std::printf("[ %s ] %zu of %zu muons bitwise equal, %zu close, %zu same status and steps\n",
-              what, a.bitwise, a.n, a.close, a.same_status);
+  std::printf("[ %s ] %zu of %zu muons bitwise equal, %zu close, %zu same status and steps\n", what,
+              a.bitwise, a.n, a.close, a.same_status);
 }
 
 TEST(CpuLanes, FollowPerMuonHistoriesInMatter) {

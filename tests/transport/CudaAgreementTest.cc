@@ -26,8 +26,8 @@ TEST(CudaBackend, AgreesWithCpu) {
   MaterialLibrary materials;
   StepOptions opt;
   opt.seed = 77;
-  const TransportParams params = make_transport_params(iron_block_geometry_json(), "iron-block",
-                                                       materials, {}, &cache, opt);
+  const TransportParams params =
+      make_transport_params(iron_block_geometry_json(), "iron-block", materials, {}, &cache, opt);
   const std::size_t n = 50000;
   const MuonBatch muons = iron_block_muons(n);
   const TransportResult cpu = transport(params, muons, Backend::cpu, 0);

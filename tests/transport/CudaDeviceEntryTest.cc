@@ -41,8 +41,8 @@ TEST(CudaDeviceEntry, MatchesHostBatchPath) {
   MaterialLibrary materials;
   StepOptions opt;
   opt.seed = 5;
-  const TransportParams params = make_transport_params(iron_block_geometry_json(), "iron-block",
-                                                       materials, {}, &cache, opt);
+  const TransportParams params =
+      make_transport_params(iron_block_geometry_json(), "iron-block", materials, {}, &cache, opt);
   const std::size_t n = 20000;
   const MuonBatch muons = iron_block_muons(n);
   const std::uint64_t first_id = 1000;
@@ -51,8 +51,14 @@ TEST(CudaDeviceEntry, MatchesHostBatchPath) {
   // Rows px,py,pz,x,y,z,pdg,weight in device memory.
   std::vector<float> rows(n * 8);
   for (std::size_t i = 0; i < n; ++i) {
-    const float r[8] = {muons.px[i], muons.py[i], muons.pz[i], muons.x[i], muons.y[i],
-                        muons.z[i], static_cast<float>(muons.pdg[i]), 0.5f};
+    const float r[8] = {muons.px[i],
+                        muons.py[i],
+                        muons.pz[i],
+                        muons.x[i],
+                        muons.y[i],
+                        muons.z[i],
+                        static_cast<float>(muons.pdg[i]),
+                        0.5f};
     std::copy(r, r + 8, rows.begin() + i * 8);
   }
   float* d_rows = nullptr;

@@ -149,8 +149,10 @@ TEST_F(Fixture, InputsStayResidentBetweenCalls) {
 TEST_F(Fixture, CompactedSameForAnyGpuCount) {
   if (cuda::device_count() < 2) GTEST_SKIP() << "fewer than two CUDA devices";
   const MuonBatch muons = mixed_muons(30001);
-  const TransportResult one = transport(params, muons, Backend::cuda, 0, 3, nullptr, 1, ResultRows::at_plane);
-  const TransportResult all = transport(params, muons, Backend::cuda, 0, 3, nullptr, 0, ResultRows::at_plane);
+  const TransportResult one =
+      transport(params, muons, Backend::cuda, 0, 3, nullptr, 1, ResultRows::at_plane);
+  const TransportResult all =
+      transport(params, muons, Backend::cuda, 0, 3, nullptr, 0, ResultRows::at_plane);
   expect_same_rows(all, one);
 }
 

@@ -11,13 +11,13 @@
 
 #include "fastmu/field/FieldMapParams.hh"
 #include "fastmu/materials/Material.hh"
-#include "fastmu/physics/MappedField.hh"
 #include "fastmu/physics/DetailedEngine.hh"
+#include "fastmu/physics/HistoryRng.hh"
+#include "fastmu/physics/MappedField.hh"
+#include "fastmu/physics/MultipleScattering.hh"
 #include "fastmu/physics/MuonKinematics.hh"
 #include "fastmu/physics/MuonPhysicsTables.hh"
 #include "fastmu/physics/MuonStepper.hh"
-#include "fastmu/physics/MultipleScattering.hh"
-#include "fastmu/physics/HistoryRng.hh"
 #include "fastmu/transport/DetailedRegion.hh"
 #include "fastmu/transport/DetailedTransport.hh"
 
@@ -31,13 +31,14 @@ nlohmann::json world(const std::string& material, double z0, double z1) {
 
 nlohmann::json slab(const std::string& name, double z0, double z1, const std::string& material,
                     std::array<double, 3> field = {0, 0, 0}) {
-  return {{"name", name}, {"shape", "box"}, {"min", {-20, -20, z0}}, {"max", {20, 20, z1}},
-          {"material", material}, {"field", field}};
+  return {{"name", name},        {"shape", "box"},       {"min", {-20, -20, z0}},
+          {"max", {20, 20, z1}}, {"material", material}, {"field", field}};
 }
 
 MuonBatch beam(std::size_t n, double p, double z) {
   MuonBatch b;
-  for (std::size_t i = 0; i < n; ++i) b.push_back(0, 0, static_cast<float>(p), 0, 0, static_cast<float>(z), 13);
+  for (std::size_t i = 0; i < n; ++i)
+    b.push_back(0, 0, static_cast<float>(p), 0, 0, static_cast<float>(z), 13);
   return b;
 }
 
@@ -52,7 +53,8 @@ Moments moments(const std::vector<double>& v) {
 }
 
 double momentum(const MuonBatch& b, std::size_t i) {
-  return std::sqrt(double(b.px[i]) * b.px[i] + double(b.py[i]) * b.py[i] + double(b.pz[i]) * b.pz[i]);
+  return std::sqrt(double(b.px[i]) * b.px[i] + double(b.py[i]) * b.py[i] +
+                   double(b.pz[i]) * b.pz[i]);
 }
 
 // A one-box geometry is the slab of `physics transport`: same loss and
@@ -74,7 +76,8 @@ TEST(DetailedTransport, OneBoxIsTheSlabEngine) {
     ASSERT_EQ(r.status[i], static_cast<int>(MuonStatus::at_plane)) << i;
     EXPECT_FLOAT_EQ(r.muons.z[i], 1.2f);
     loss.push_back(10.0 - momentum(r.muons, i));
-    loss_ref.push_back(10.0 - std::sqrt(ref[i].px * ref[i].px + ref[i].py * ref[i].py + ref[i].pz * ref[i].pz));
+    loss_ref.push_back(
+        10.0 - std::sqrt(ref[i].px * ref[i].px + ref[i].py * ref[i].py + ref[i].pz * ref[i].pz));
     // The slab records at its exit face, the geometry 0.2 m later in vacuum.
     x_ref.push_back(ref[i].x + 0.2 * ref[i].px / ref[i].pz);
     x.push_back(r.muons.x[i]);
@@ -123,7 +126,8 @@ TEST(DetailedTransport, ThinLayerLosesWhatItsThicknessLoses) {
   for (std::size_t i = 0; i < n; ++i) {
     ASSERT_EQ(r.status[i], static_cast<int>(MuonStatus::at_plane));
     loss.push_back(10.0 - momentum(r.muons, i));
-    loss_ref.push_back(10.0 - std::sqrt(ref[i].px * ref[i].px + ref[i].py * ref[i].py + ref[i].pz * ref[i].pz));
+    loss_ref.push_back(
+        10.0 - std::sqrt(ref[i].px * ref[i].px + ref[i].py * ref[i].py + ref[i].pz * ref[i].pz));
   }
   std::sort(loss.begin(), loss.end());
   std::sort(loss_ref.begin(), loss_ref.end());
@@ -151,8 +155,13 @@ TEST(DetailedTransport, CurvedSegmentsEndOnTwistedArb8Faces) {
   }
   nlohmann::json verts = nlohmann::json::array();
   for (auto& xy : v) verts.push_back({xy[0], xy[1]});
-  doc["volumes"].push_back({{"name", "t"}, {"shape", "arb8"}, {"z_center", 1.0}, {"dz", 1.0},
-                            {"vertices", verts}, {"material", "G4_Fe"}, {"field", {0, 1.8, 0}}});
+  doc["volumes"].push_back({{"name", "t"},
+                            {"shape", "arb8"},
+                            {"z_center", 1.0},
+                            {"dz", 1.0},
+                            {"vertices", verts},
+                            {"material", "G4_Fe"},
+                            {"field", {0, 1.8, 0}}});
   const GeometryParams g = GeometryParams::from_json(doc, "arb8.json", lib);
   const GeometryView view = g.host_view();
   const Material& fe = lib.find("G4_Fe");
@@ -189,7 +198,8 @@ TEST(DetailedTransport, PlanesWindowsAndThreadIndependence) {
   doc["sensitive_planes"] = {{{"z", 3.0}, {"x", {-0.05, 0.05}}, {"y", {-1, 1}}}};
   const GeometryParams g = GeometryParams::from_json(doc, "planes.json", lib);
   MuonBatch in;
-  for (int i = 0; i < 400; ++i) in.push_back(0, 0, 3.0f + 0.1f * (i % 50), 0, 0, -0.5f, i % 2 ? 13 : -13);
+  for (int i = 0; i < 400; ++i)
+    in.push_back(0, 0, 3.0f + 0.1f * (i % 50), 0, 0, -0.5f, i % 2 ? 13 : -13);
   DetailedTransportOptions opt;
   opt.seed = 11;
   opt.threads = 1;
@@ -273,14 +283,16 @@ TEST(DetailedTransport, FieldMapEqualsTheSameUniformField) {
   int close = 0;
   for (std::size_t i = 0; i < in.size(); ++i) {
     ASSERT_EQ(a.status[i], c.status[i]);
-    close += std::fabs(a.muons.x[i] - c.muons.x[i]) < 1e-4 && std::fabs(a.muons.px[i] - c.muons.px[i]) < 1e-4;
+    close += std::fabs(a.muons.x[i] - c.muons.x[i]) < 1e-4 &&
+             std::fabs(a.muons.px[i] - c.muons.px[i]) < 1e-4;
   }
   EXPECT_GT(close, 180);  // the same random histories, integrated two ways
   // Through the map's air region too, the bending continues to z = 2.5 m.
   const TransportResult far1 = transport_detailed(g1, lib, in, opt);
   const TransportResult far2 = transport_detailed(g2, lib, in, opt);
   double spread1 = 0, spread2 = 0;
-  for (std::size_t i = 0; i < in.size(); ++i) spread1 += std::fabs(far1.muons.x[i]), spread2 += std::fabs(far2.muons.x[i]);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    spread1 += std::fabs(far1.muons.x[i]), spread2 += std::fabs(far2.muons.x[i]);
   EXPECT_GT(spread1, 1.5 * spread2);
   std::filesystem::remove_all(dir);
 }

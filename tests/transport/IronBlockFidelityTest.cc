@@ -13,9 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "TestTables.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/io/ColumnTable.hh"
-#include "TestTables.hh"
 #include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/Transport.hh"
 
@@ -52,8 +52,8 @@ TEST(IronBlock, FastTransportMatchesGeant4) {
   MaterialLibrary materials;
   StepOptions opt;
   opt.seed = 2024;
-  const TransportParams params = make_transport_params(
-      iron_block_geometry_json(), "iron-block", materials, {{"G4_Fe", table}}, nullptr, opt);
+  const TransportParams params = make_transport_params(iron_block_geometry_json(), "iron-block",
+                                                       materials, {{"G4_Fe", table}}, nullptr, opt);
   const std::size_t n = 100000;
   const TransportResult r = transport(params, iron_block_muons(n), Backend::cpu, 0);
 

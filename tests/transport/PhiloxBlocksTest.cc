@@ -23,7 +23,8 @@ TEST(PhiloxBlocks, MatchScalarBlocks) {
     philox_blocks<kN>(seed, id, counter, RngStream::fast_transport, got);
     for (int l = 0; l < kN; ++l) {
       const Philox4 want = philox_block(seed, id[l], counter[l], RngStream::fast_transport);
-      for (int w = 0; w < 4; ++w) EXPECT_EQ(got[l].v[w], want.v[w]) << "lane " << l << " word " << w;
+      for (int w = 0; w < 4; ++w)
+        EXPECT_EQ(got[l].v[w], want.v[w]) << "lane " << l << " word " << w;
     }
   }
 }

@@ -59,7 +59,8 @@ TEST(ResultRows, AtPlaneIsTheFilteredFullResult) {
   EXPECT_EQ(kept_st.muons, n);
   EXPECT_EQ(kept_st.steps, all.total_steps());
   EXPECT_EQ(kept_st.by_status, all_st.by_status);
-  EXPECT_EQ(std::accumulate(kept_st.by_status.begin(), kept_st.by_status.end(), std::uint64_t{0}), n);
+  EXPECT_EQ(std::accumulate(kept_st.by_status.begin(), kept_st.by_status.end(), std::uint64_t{0}),
+            n);
   EXPECT_EQ(kept_st.by_status[0], kept.size());
 }
 

@@ -20,8 +20,8 @@ std::filesystem::path work_dir() {
 }
 
 int run(const std::string& args, const std::filesystem::path& log) {
-  const std::string cmd = std::string(FASTMU_BINARY) + " run " + args + " > '" + log.string() +
-                          "' 2>&1";
+  const std::string cmd =
+      std::string(FASTMU_BINARY) + " run " + args + " > '" + log.string() + "' 2>&1";
   return std::system(cmd.c_str());
 }
 
@@ -46,8 +46,8 @@ TEST(RunCommand, TransportsMuonsThroughMagnetisedSlab) {
   const auto out = dir / "out.csv";
   std::filesystem::remove(out);
   const std::string args = "--geometry '" + (dir / "geo.json").string() + "' --muons '" +
-                           (dir / "mu.csv").string() + "' --out '" + out.string() +
-                           "' --tables '" + table.string() + "' --backend cpu --seed 5";
+                           (dir / "mu.csv").string() + "' --out '" + out.string() + "' --tables '" +
+                           table.string() + "' --backend cpu --seed 5";
   ASSERT_EQ(run(args, dir / "log.txt"), 0) << slurp(dir / "log.txt");
   const io::ColumnTable t = io::read_table(out);
   ASSERT_EQ(t.rows(), 2u);  // the 2 GeV/c muon stops in the iron; only status 0 is written

@@ -77,15 +77,19 @@ Summary fast(const std::vector<std::pair<std::string, double>>& layers, const st
   double z = 0;
   for (std::size_t k = 0; k < layers.size(); ++k) {
     if (layers[k].first != world) {
-      volumes.push_back({{"name", "layer" + std::to_string(k)}, {"shape", "box"},
-                         {"min", {-20.0, -20.0, z}}, {"max", {20.0, 20.0, z + layers[k].second}},
+      volumes.push_back({{"name", "layer" + std::to_string(k)},
+                         {"shape", "box"},
+                         {"min", {-20.0, -20.0, z}},
+                         {"max", {20.0, 20.0, z + layers[k].second}},
                          {"material", layers[k].first}});
     }
     z += layers[k].second;
   }
   const nlohmann::json geo = {
-      {"world", {{"min", {-21.0, -21.0, -offset - 0.5}}, {"max", {21.0, 21.0, z + 0.5}},
-                 {"material", world}}},
+      {"world",
+       {{"min", {-21.0, -21.0, -offset - 0.5}},
+        {"max", {21.0, 21.0, z + 0.5}},
+        {"material", world}}},
       {"volumes", volumes},
       {"sensitive_planes", {{{"z", z + 1e-3}, {"x", {-21.0, 21.0}}, {"y", {-21.0, 21.0}}}}}};
   MaterialLibrary materials;

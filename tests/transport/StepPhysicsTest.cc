@@ -188,9 +188,9 @@ bool bitwise_equal(const TransportResult& a, const TransportResult& b, std::size
     return std::memcmp(va.data(), vb.data() + offset_b, n * sizeof(va[0])) == 0;
   };
   return same(a.muons.px, b.muons.px) && same(a.muons.py, b.muons.py) &&
-         same(a.muons.pz, b.muons.pz) && same(a.muons.x, b.muons.x) &&
-         same(a.muons.y, b.muons.y) && same(a.muons.z, b.muons.z) && same(a.status, b.status) &&
-         same(a.steps, b.steps) && same(a.muons.weight, b.muons.weight);
+         same(a.muons.pz, b.muons.pz) && same(a.muons.x, b.muons.x) && same(a.muons.y, b.muons.y) &&
+         same(a.muons.z, b.muons.z) && same(a.status, b.status) && same(a.steps, b.steps) &&
+         same(a.muons.weight, b.muons.weight);
 }
 
 TEST(CpuTransport, BitwiseReproducibleAcrossThreadsAndBatches) {
@@ -213,7 +213,8 @@ TEST(CpuTransport, BitwiseReproducibleAcrossThreadsAndBatches) {
   const std::size_t cut = 3333;
   MuonBatch head = all, tail = all;
   auto keep = [](auto& v, std::size_t b, std::size_t e) {
-    v.assign(v.begin() + static_cast<std::ptrdiff_t>(b), v.begin() + static_cast<std::ptrdiff_t>(e));
+    v.assign(v.begin() + static_cast<std::ptrdiff_t>(b),
+             v.begin() + static_cast<std::ptrdiff_t>(e));
   };
   for (auto* v : {&head.px, &head.py, &head.pz, &head.x, &head.y, &head.z}) keep(*v, 0, cut);
   keep(head.pdg, 0, cut), keep(head.weight, 0, cut);

@@ -39,8 +39,8 @@ void write_muon_csv(const std::filesystem::path& p, int n) {
   out << "# test muons\npx,py,pz,x,y,z,pdg,weight\n";
   for (int i = 0; i < n; ++i) {
     if (i == n / 2) out << "# half way\n\n";
-    out << 0.001 * (i % 7) << ",-0.002," << 1 + (i * 37) % 31 << "," << 0.01 * (i % 5)
-        << ",0,-0.5," << (i % 2 ? -13 : 13) << "," << 0.5 + 0.25 * (i % 3) << "\n";
+    out << 0.001 * (i % 7) << ",-0.002," << 1 + (i * 37) % 31 << "," << 0.01 * (i % 5) << ",0,-0.5,"
+        << (i % 2 ? -13 : 13) << "," << 0.5 + 0.25 * (i % 3) << "\n";
   }
 }
 
@@ -49,7 +49,8 @@ TransportResult fake_result(std::size_t n, std::uint64_t first_id) {
   r.first_id = first_id;
   for (std::size_t i = 0; i < n; ++i) {
     const float f = static_cast<float>(first_id + i);
-    r.muons.push_back(f * 1e-3f, -f, 1.0f / (f + 1), f * 7.1f, 0.1f, 3.0f, i % 2 ? 13 : -13, 1.0 / 3 + f);
+    r.muons.push_back(f * 1e-3f, -f, 1.0f / (f + 1), f * 7.1f, 0.1f, 3.0f, i % 2 ? 13 : -13,
+                      1.0 / 3 + f);
     r.status.push_back(static_cast<std::int32_t>((first_id + i) % 3 == 0 ? 1 : 0));
     r.plane.push_back(0);
     r.steps.push_back(5);
@@ -89,7 +90,7 @@ TEST(MuonWriter, SameBytesForAnySplitOfTheRows) {
     ASSERT_EQ(t.rows(), kept);
     EXPECT_EQ(t.at(0, 0), 10);  // ids are first_id + row; id 12 (status 1) is left out
     EXPECT_EQ(t.at(2, 0), 13);
-    EXPECT_EQ(t.at(2, 2), -13.0f);  // py = -id, as float
+    EXPECT_EQ(t.at(2, 2), -13.0f);           // py = -id, as float
     EXPECT_EQ(t.at(2, 8), 1.0 / 3 + 13.0f);  // weight keeps double precision
   }
 }
@@ -130,7 +131,8 @@ TEST(MuonReader, ChunksMatchTheWholeFileAndErrorsNameTheLine) {
     } catch (const Error& e) {
       msg = e.what();
     }
-    EXPECT_NE(msg.find("bad.csv line " + std::to_string(bad_line) + ", column pdg"), std::string::npos)
+    EXPECT_NE(msg.find("bad.csv line " + std::to_string(bad_line) + ", column pdg"),
+              std::string::npos)
         << msg;
   }
 }
@@ -158,8 +160,8 @@ class StreamRun : public ::testing::Test {
   }
   // `a` is the command after the binary (" run ..." or " physics ...").
   int run(const std::string& prefix, const std::string& a) const {
-    const std::string cmd = prefix + std::string(FASTMU_BINARY) + a + " > '" +
-                            (dir_ / "log.txt").string() + "' 2>&1";
+    const std::string cmd =
+        prefix + std::string(FASTMU_BINARY) + a + " > '" + (dir_ / "log.txt").string() + "' 2>&1";
     return std::system(cmd.c_str());
   }
   std::string log() const { return slurp(dir_ / "log.txt"); }
@@ -194,7 +196,8 @@ TEST_F(StreamRun, TwoMpiRanksWriteTheOneProcessFile) {
   GTEST_SKIP() << "built without MPI";
 #else
   if (!std::filesystem::exists(FASTMU_MPIEXEC)) GTEST_SKIP() << FASTMU_MPIEXEC << " not found";
-  const std::string mpirun = std::string(FASTMU_MPIEXEC) + " -np 2 --oversubscribe --allow-run-as-root ";
+  const std::string mpirun =
+      std::string(FASTMU_MPIEXEC) + " -np 2 --oversubscribe --allow-run-as-root ";
   const std::string in = (dir_ / "mu.csv").string();
   for (const char* ext : {".h5", ".csv"}) {
     const auto one = dir_ / (std::string("one") + ext);
@@ -205,7 +208,8 @@ TEST_F(StreamRun, TwoMpiRanksWriteTheOneProcessFile) {
     EXPECT_EQ(slurp(two), slurp(one)) << ext;
   }
   // `fastmu physics sample` spread over ranks: the one-process file.
-  const std::string sample = " physics sample --material G4_Fe --p 5 --p-max 50 --step 0.02 --n 3000 --out '";
+  const std::string sample =
+      " physics sample --material G4_Fe --p 5 --p-max 50 --step 0.02 --n 3000 --out '";
   ASSERT_EQ(run("", sample + (dir_ / "s1.h5").string() + "'"), 0) << log();
   ASSERT_EQ(run(mpirun, sample + (dir_ / "s2.h5").string() + "' --threads 1"), 0) << log();
   EXPECT_EQ(slurp(dir_ / "s2.h5"), slurp(dir_ / "s1.h5"));

@@ -15,8 +15,8 @@ namespace fastmu::test {
 struct ToyEnv {
   StepOptions options;
   Vec3f world_lo{-10, -10, -1}, world_hi{10, 10, 20};
-  float slab_z0 = 0, slab_z1 = 0;   // material 0 in [z0, z1); vacuum elsewhere
-  Vec3f field{0, 0, 0};             // uniform field everywhere (volume field)
+  float slab_z0 = 0, slab_z1 = 0;  // material 0 in [z0, z1); vacuum elsewhere
+  Vec3f field{0, 0, 0};            // uniform field everywhere (volume field)
   const MaterialTableView* slab_table = nullptr;
   const SensitivePlane* planes = nullptr;
   std::int32_t n_planes = 0;
@@ -35,8 +35,9 @@ struct ToyEnv {
     return fminf(free_flight_distance(r, u), limit);
   }
   const MaterialTableView* shorter_table(const MaterialTableView& t) const {
-    return t.shorter >= 0 && t.shorter < static_cast<std::int32_t>(ladder.size()) ? ladder[t.shorter]
-                                                                              : nullptr;
+    return t.shorter >= 0 && t.shorter < static_cast<std::int32_t>(ladder.size())
+               ? ladder[t.shorter]
+               : nullptr;
   }
   std::vector<const MaterialTableView*> ladder;  // shorter tables by `shorter` index
   bool has_field_map() const { return false; }

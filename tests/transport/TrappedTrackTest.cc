@@ -27,8 +27,8 @@ TEST(TrappedTrack, CrossesTheInterfaceRegionInFewSteps) {
   StepOptions opt;
   opt.seed = 5;
   opt.max_steps = 20000;
-  const TransportParams params = make_transport_params(geometry, "trapped", materials, {},
-                                                       &test::test_table_cache(), opt);
+  const TransportParams params =
+      make_transport_params(geometry, "trapped", materials, {}, &test::test_table_cache(), opt);
   // On the interface, parallel to it or at tiny angles, 100 GeV/c.
   const std::size_t n = 64;
   MuonBatch muons;

@@ -24,8 +24,8 @@ struct Outcome {
 
 Outcome validate(const std::string& args) {
   const auto log = work_dir() / "log.txt";
-  const std::string cmd = std::string(FASTMU_BINARY) + " validate " + args + " > '" +
-                          log.string() + "' 2>&1";
+  const std::string cmd =
+      std::string(FASTMU_BINARY) + " validate " + args + " > '" + log.string() + "' 2>&1";
   const int rc = std::system(cmd.c_str());
   std::ifstream in(log);
   return {rc, {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()}};

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "fastmu/cli/Commands.hh"
@@ -51,16 +51,16 @@ void bench_case(const BenchArgs& a, const std::string& name) {
   const TransportParams params =
       ship ? make_transport_params(make_ship_shield_json("warm"), "ship(warm)", materials, {},
                                    &cache, opt)
-           : make_transport_params(iron_block_geometry_json(), "iron-block", materials, {},
-                                   &cache, opt);
+           : make_transport_params(iron_block_geometry_json(), "iron-block", materials, {}, &cache,
+                                   opt);
   const std::size_t n =
       a.n ? a.n : (backend == Backend::cuda ? 4'000'000 : (ship ? 20'000 : 200'000));
   const MuonBatch muons = ship ? ship_muons(n, a.seed) : iron_block_muons(n);
 
-  const std::string where = backend == Backend::cuda
-                                ? fmt::format("cuda ({} x {})", resolve_gpu_count(a.gpus),
-                                              cuda::device_name())
-                                : fmt::format("cpu ({} threads)", resolve_thread_count(a.threads));
+  const std::string where =
+      backend == Backend::cuda
+          ? fmt::format("cuda ({} x {})", resolve_gpu_count(a.gpus), cuda::device_name())
+          : fmt::format("cpu ({} threads)", resolve_thread_count(a.threads));
   std::printf("bench %s: %zu muons, backend %s, %d repeats after a warm-up\n", name.c_str(), n,
               where.c_str(), a.repeat);
   const ResultRows rows = a.at_plane ? ResultRows::at_plane : ResultRows::all;

@@ -31,14 +31,17 @@ void run_export(const ExportArgs& a) {
   const GeometryParams g = [&] {
     if (!a.geometry.empty()) return load_geometry_file(a.geometry, materials);
     if (a.example == "ship") {
-      return GeometryParams::from_json(make_ship_shield_json(a.ship_set), fmt::format("ship({})", a.ship_set),
-                                       materials);
+      return GeometryParams::from_json(make_ship_shield_json(a.ship_set),
+                                       fmt::format("ship({})", a.ship_set), materials);
     }
-    if (a.example == "iron-block") return GeometryParams::from_json(iron_block_geometry_json(), "iron-block", materials);
-    throw Error(fmt::format("geometry export: unknown example '{}' (expected ship or iron-block)", a.example));
+    if (a.example == "iron-block")
+      return GeometryParams::from_json(iron_block_geometry_json(), "iron-block", materials);
+    throw Error(fmt::format("geometry export: unknown example '{}' (expected ship or iron-block)",
+                            a.example));
   }();
   write_gdml(g, materials, a.gdml);
-  fmt::print("wrote {} ({} volumes, {} materials)\n", a.gdml, g.volumes().size(), g.material_names().size());
+  fmt::print("wrote {} ({} volumes, {} materials)\n", a.gdml, g.volumes().size(),
+             g.material_names().size());
 }
 
 }  // namespace
@@ -47,7 +50,8 @@ void register_geometry_commands(CLI::App& app) {
   auto* geo = app.add_subcommand("geometry", "Geometry conversion");
   geo->require_subcommand(1);
   auto a = std::make_shared<ExportArgs>();
-  auto* ex = geo->add_subcommand("export", "Write a geometry as GDML (Geant4) plus OUT.json for planes/field map");
+  auto* ex = geo->add_subcommand(
+      "export", "Write a geometry as GDML (Geant4) plus OUT.json for planes/field map");
   ex->add_option("--gdml", a->gdml, "output GDML file")->required();
   ex->add_option("--geometry", a->geometry, "input geometry: JSON, or GDML by its .gdml extension")
       ->check(CLI::ExistingFile);

@@ -48,7 +48,8 @@ void pick_rank_gpu() {
     }
   } else {
     for (int d = 0; d < 64; ++d) {
-      if (std::filesystem::exists("/dev/nvidia" + std::to_string(d))) visible.push_back(std::to_string(d));
+      if (std::filesystem::exists("/dev/nvidia" + std::to_string(d)))
+        visible.push_back(std::to_string(d));
     }
   }
   if (visible.empty()) return;

@@ -4,8 +4,8 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 

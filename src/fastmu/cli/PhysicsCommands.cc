@@ -1,8 +1,8 @@
 // `fastmu physics sample` and `fastmu physics transport`: the detailed
 // engine on the command line (see interfaces.md, "Command line").
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -12,8 +12,8 @@
 
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
@@ -49,28 +49,33 @@ void add_common(CLI::App* cmd, CommonOptions& o) {
       ->required();
   cmd->add_option("--p-max", o.p_max, "Upper edge [GeV/c]: momentum uniform in [p, p-max]");
   cmd->add_option("--n", o.n, "Number of muons")->required();
-  cmd->add_option("--charge", o.charge, "Muon charge: -1 (mu-) or 1 (mu+)")
-      ->capture_default_str();
+  cmd->add_option("--charge", o.charge, "Muon charge: -1 (mu-) or 1 (mu+)")->capture_default_str();
   cmd->add_option("--seed", o.seed, "Random seed (muon i uses stream (seed, i))")
       ->capture_default_str();
-  cmd->add_option("--threads", o.threads, "Worker threads (0: all cores); output does not depend on it")
+  cmd->add_option("--threads", o.threads,
+                  "Worker threads (0: all cores); output does not depend on it")
       ->capture_default_str();
-  cmd->add_option("--out", o.out, "Output file: CSV, or HDF5 by extension .h5/.hdf5 "
-                                  "(columns p0,px,py,pz,x,y,z; stopped muons have px=py=pz=0)")
+  cmd->add_option("--out", o.out,
+                  "Output file: CSV, or HDF5 by extension .h5/.hdf5 "
+                  "(columns p0,px,py,pz,x,y,z; stopped muons have px=py=pz=0)")
       ->required();
   cmd->add_option("--compression", o.compression, "HDF5 output: none | gzip | gzip:1..9 | szip")
       ->capture_default_str();
-  cmd->add_flag("--photonuclear", o.photonuclear, "Enable muon photonuclear interactions (off by default)");
-  cmd->add_flag("--decay", o.decay, "Enable muon decay in flight (a decayed muon is recorded as stopped)");
+  cmd->add_flag("--photonuclear", o.photonuclear,
+                "Enable muon photonuclear interactions (off by default)");
+  cmd->add_flag("--decay", o.decay,
+                "Enable muon decay in flight (a decayed muon is recorded as stopped)");
 }
 
 void check_common(const CommonOptions& o) {
   auto bad = [](const std::string& what) { throw Error(what); };
-  if (!(o.p > 0) || !std::isfinite(o.p)) bad("--p: momentum must be positive, got " + std::to_string(o.p));
+  if (!(o.p > 0) || !std::isfinite(o.p))
+    bad("--p: momentum must be positive, got " + std::to_string(o.p));
   if (o.p_max >= 0 && o.p_max < o.p)
     bad("--p-max: must be >= --p (" + std::to_string(o.p_max) + " < " + std::to_string(o.p) + ")");
   if (o.n <= 0) bad("--n: number of muons must be positive, got " + std::to_string(o.n));
-  if (o.charge != -1 && o.charge != 1) bad("--charge: must be -1 or 1, got " + std::to_string(o.charge));
+  if (o.charge != -1 && o.charge != 1)
+    bad("--charge: must be -1 or 1, got " + std::to_string(o.charge));
   if (o.threads < 0) bad("--threads: must be >= 0, got " + std::to_string(o.threads));
   if (o.out.empty()) bad("--out: empty file name");
   io::h5::parse_compression(o.compression);  // a bad value fails before the work
@@ -83,7 +88,8 @@ void write_samples(const std::string& path, const std::vector<MuonSample>& sampl
   const io::h5::Compression c = io::h5::parse_compression(compression);
   if (io::format_from_path(path) == io::TableFormat::hdf5) {
     // Straight from the samples: they are rows of 7 doubles already.
-    static_assert(sizeof(MuonSample) == 7 * sizeof(double) && std::is_standard_layout_v<MuonSample>);
+    static_assert(sizeof(MuonSample) == 7 * sizeof(double) &&
+                  std::is_standard_layout_v<MuonSample>);
     io::AtomicOutput out(path);
     {
       io::h5::Handle file = io::h5::create_file(out.temp_path().string());
@@ -134,7 +140,8 @@ Vec3 parse_field(const std::string& text) {
 }  // namespace
 
 void register_physics_commands(CLI::App& app) {
-  auto* physics = app.add_subcommand("physics", "Detailed muon physics engine (Geant4-like condensed history)");
+  auto* physics =
+      app.add_subcommand("physics", "Detailed muon physics engine (Geant4-like condensed history)");
   physics->require_subcommand(1);
 
   auto sample_opts = std::make_shared<CommonOptions>();
@@ -161,10 +168,10 @@ void register_physics_commands(CLI::App& app) {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<MuonSample> samples;
     mpi::collective([&] {
-      samples = sample_single_step(material, o.p, o.p_max >= 0 ? o.p_max : o.p, *step,
-                                   std::size_t(end - begin), o.charge, o.seed,
-                                   resolve_thread_count(o.threads), physics_options(o),
-                                   [&bar](std::size_t k) { bar.add(k); }, begin);
+      samples = sample_single_step(
+          material, o.p, o.p_max >= 0 ? o.p_max : o.p, *step, std::size_t(end - begin), o.charge,
+          o.seed, resolve_thread_count(o.threads), physics_options(o),
+          [&bar](std::size_t k) { bar.add(k); }, begin);
     });
     bar.finish();
     mpi::gather_rows(samples, sizeof(MuonSample));
@@ -199,10 +206,10 @@ void register_physics_commands(CLI::App& app) {
     const Vec3 field = parse_field(*field_text);
     const Material& material = builtin_materials().find(o.material);
     ProgressBar bar("physics transport", std::size_t(o.n));
-    const auto samples = transport_slab(
-        material, *thickness, o.p, o.p_max >= 0 ? o.p_max : o.p, std::size_t(o.n), o.charge, field,
-        o.seed, resolve_thread_count(o.threads), physics_options(o),
-        [&bar](std::size_t k) { bar.add(k); });
+    const auto samples =
+        transport_slab(material, *thickness, o.p, o.p_max >= 0 ? o.p_max : o.p, std::size_t(o.n),
+                       o.charge, field, o.seed, resolve_thread_count(o.threads), physics_options(o),
+                       [&bar](std::size_t k) { bar.add(k); });
     bar.finish();
     write_samples(o.out, samples, o.compression);
   });

@@ -6,16 +6,16 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "fastmu/cli/Commands.hh"
@@ -121,30 +121,35 @@ void print_stats(const StreamTotals& t, int threads) {
               n / t.transport_seconds, static_cast<double>(t.steps) / t.transport_seconds);
   if (t.backend == Backend::cuda) std::printf("kernels ran %.3f s of it\n", t.kernel_seconds);
   const auto* c = t.by_status;
-  std::printf("status: %llu at plane, %llu stopped, %llu left world, %llu step limit, %llu outside window\n",
-              static_cast<unsigned long long>(c[0]), static_cast<unsigned long long>(c[1]),
-              static_cast<unsigned long long>(c[2]), static_cast<unsigned long long>(c[3]),
-              static_cast<unsigned long long>(c[4]));
+  std::printf(
+      "status: %llu at plane, %llu stopped, %llu left world, %llu step limit, %llu outside "
+      "window\n",
+      static_cast<unsigned long long>(c[0]), static_cast<unsigned long long>(c[1]),
+      static_cast<unsigned long long>(c[2]), static_cast<unsigned long long>(c[3]),
+      static_cast<unsigned long long>(c[4]));
 }
 
 void print_stats(const TransportResult& r, const TransportStats& st, int threads) {
   const double n = static_cast<double>(r.size());
-  const std::string where =
-      st.backend == Backend::cuda ? fmt::format("cuda, {} x {}", st.gpus, cuda::device_name())
-                                  : fmt::format("cpu, {} threads", resolve_thread_count(threads));
+  const std::string where = st.backend == Backend::cuda
+                                ? fmt::format("cuda, {} x {}", st.gpus, cuda::device_name())
+                                : fmt::format("cpu, {} threads", resolve_thread_count(threads));
   std::printf("transported %zu muons (%s) in %.3f s: %.4g muons/s, %.4g muon-steps/s\n", r.size(),
-              where.c_str(), st.seconds, n / st.seconds, static_cast<double>(st.steps) / st.seconds);
+              where.c_str(), st.seconds, n / st.seconds,
+              static_cast<double>(st.steps) / st.seconds);
   const StatusCounts c = count_status(r);
-  std::printf("status: %zu at plane, %zu stopped, %zu left world, %zu step limit, %zu outside window\n",
-              c.by_status[0], c.by_status[1], c.by_status[2], c.by_status[3], c.by_status[4]);
+  std::printf(
+      "status: %zu at plane, %zu stopped, %zu left world, %zu step limit, %zu outside window\n",
+      c.by_status[0], c.by_status[1], c.by_status[2], c.by_status[3], c.by_status[4]);
 }
 
 // `run --engine detailed`: the detailed engine through the same geometry,
 // muons and output (CPU, all cores; no tables).
 void run_detailed_files(const RunArgs& a) {
   if (mpi::active()) {
-    throw Error("--engine detailed: not split over MPI ranks yet; run it as one process (it uses "
-                "all cores)");
+    throw Error(
+        "--engine detailed: not split over MPI ranks yet; run it as one process (it uses "
+        "all cores)");
   }
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
@@ -186,10 +191,12 @@ void run_files(const RunArgs& a) {
     throw Error("run: --geometry, --muons and --out are required (or --example NAME)");
   }
   const io::h5::Compression compression = io::h5::parse_compression(a.compression);
-  const std::uint64_t max_memory = a.max_memory.empty() ? 0 : parse_memory_size(a.max_memory, "--max-memory");
+  const std::uint64_t max_memory =
+      a.max_memory.empty() ? 0 : parse_memory_size(a.max_memory, "--max-memory");
   { io::AtomicOutput probe(a.out); }  // fail on an unwritable --out before the work
   if (a.engine == "detailed") return run_detailed_files(a);
-  if (a.engine != "fast") throw Error(fmt::format("--engine: '{}' is not fast or detailed", a.engine));
+  if (a.engine != "fast")
+    throw Error(fmt::format("--engine: '{}' is not fast or detailed", a.engine));
   const Backend backend = resolve_backend(parse_backend(a.backend));  // before any table build
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
@@ -201,8 +208,7 @@ void run_files(const RunArgs& a) {
   for (int turn = 0; turn < 2; ++turn) {
     mpi::collective([&] {
       if ((turn == 0) != (mpi::rank() == 0)) return;
-      geometry = std::make_shared<const GeometryParams>(
-          load_geometry_file(a.geometry, materials));
+      geometry = std::make_shared<const GeometryParams>(load_geometry_file(a.geometry, materials));
       const TableSet given = load_tables(a.tables);
       params = std::make_unique<TransportParams>(
           make_transport_params(geometry, materials, given, &cache, opt, material_steps(a)));
@@ -241,16 +247,19 @@ void run_files(const RunArgs& a) {
     if (a.chunk_rows > 0) {
       so.chunk_rows = a.chunk_rows;
     } else if (max_memory > 0) {
-      so.chunk_rows = chunk_rows_for_memory(max_memory, resident_bytes(), stream_bytes_per_row(reader));
+      so.chunk_rows =
+          chunk_rows_for_memory(max_memory, resident_bytes(), stream_bytes_per_row(reader));
     }
     const std::string label =
         mpi::active() ? fmt::format("run (rank 0 of {})", mpi::size()) : std::string("run");
-    ProgressBar bar(label, need_rows ? static_cast<std::size_t>(so.end - so.begin) : 0, show_progress);
+    ProgressBar bar(label, need_rows ? static_cast<std::size_t>(so.end - so.begin) : 0,
+                    show_progress);
     so.on_rows = [&bar](std::size_t k) { bar.add(k); };
     std::unique_ptr<MuonWriter> writer =
-        mpi::active() ? std::make_unique<MuonWriter>(part_path(a.out, job, mpi::rank()), layout,
-                                                     compression, a.threads, MuonWriter::Mode::part, a.out)
-                      : std::make_unique<MuonWriter>(a.out, layout, compression, a.threads);
+        mpi::active()
+            ? std::make_unique<MuonWriter>(part_path(a.out, job, mpi::rank()), layout, compression,
+                                           a.threads, MuonWriter::Mode::part, a.out)
+            : std::make_unique<MuonWriter>(a.out, layout, compression, a.threads);
     totals = transport_stream(*params, reader, *writer, so);
     writer->commit();
     bar.finish();
@@ -264,15 +273,17 @@ void run_files(const RunArgs& a) {
         std::uint64_t job;
         ~RemoveParts() {
           std::error_code ec;
-          for (int r = 0; r < mpi::size(); ++r) std::filesystem::remove(part_path(a.out, job, r), ec);
+          for (int r = 0; r < mpi::size(); ++r)
+            std::filesystem::remove(part_path(a.out, job, r), ec);
         }
       } remove_parts{a, job};
       MuonWriter out(a.out, layout, compression, a.threads);
       for (int r = 0; r < mpi::size(); ++r) out.append_part(part_path(a.out, job, r));
       out.commit();
     });
-    std::uint64_t counts[7] = {totals.rows, totals.steps, totals.by_status[0], totals.by_status[1],
-                               totals.by_status[2], totals.by_status[3], totals.by_status[4]};
+    std::uint64_t counts[7] = {totals.rows,         totals.steps,        totals.by_status[0],
+                               totals.by_status[1], totals.by_status[2], totals.by_status[3],
+                               totals.by_status[4]};
     mpi::sum(counts, 7);
     totals.rows = counts[0], totals.steps = counts[1];
     for (int k = 0; k < 5; ++k) totals.by_status[k] = counts[2 + k];
@@ -400,9 +411,9 @@ void run_iron_block(const RunArgs& a) {
   std::vector<std::string> args = {"iron-block", "--fast", fast_file.string()};
   if (a.n_detailed > 0) {
     const auto t0 = std::chrono::steady_clock::now();
-    const auto samples = transport_slab(materials.find("G4_Fe"), kIronBlockThickness,
-                                        kIronBlockMomentum, kIronBlockMomentum, a.n_detailed, -1,
-                                        Vec3{0, 0, 0}, a.seed, a.threads);
+    const auto samples =
+        transport_slab(materials.find("G4_Fe"), kIronBlockThickness, kIronBlockMomentum,
+                       kIronBlockMomentum, a.n_detailed, -1, Vec3{0, 0, 0}, a.seed, a.threads);
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::vector<std::array<double, 7>> drows;
@@ -455,7 +466,8 @@ void run_ship(const RunArgs& a) {
 void register_run_command(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   auto* run = app.add_subcommand("run", "Fast transport of muons through a geometry");
-  run->add_option("--geometry", a->geometry, "geometry: JSON, or GDML by its .gdml extension")->check(CLI::ExistingFile);
+  run->add_option("--geometry", a->geometry, "geometry: JSON, or GDML by its .gdml extension")
+      ->check(CLI::ExistingFile);
   run->add_option("--muons", a->muons, "muons (CSV or HDF5: px,py,pz,x,y,z,pdg[,weight])")
       ->check(CLI::ExistingFile);
   run->add_option("--out", a->out, "output file (CSV or HDF5 by extension)");
@@ -483,12 +495,13 @@ void register_run_command(CLI::App& app) {
   run->add_option("--gpus", a->gpus, "GPUs for the CUDA backend (0: all visible)")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
-  run->add_option("--max-memory", a->max_memory,
-                  "bound on resident memory, e.g. 2GB: the muons stream through in chunks that fit");
-  run->add_option("--chunk-rows", a->chunk_rows,
-                  "muons per chunk (default: from --max-memory, else 524288 on the CPU, 4194304 on GPUs)");
-  run->add_option("--compression", a->compression,
-                  "HDF5 output: none | gzip | gzip:1..9 | szip")
+  run->add_option(
+      "--max-memory", a->max_memory,
+      "bound on resident memory, e.g. 2GB: the muons stream through in chunks that fit");
+  run->add_option(
+      "--chunk-rows", a->chunk_rows,
+      "muons per chunk (default: from --max-memory, else 524288 on the CPU, 4194304 on GPUs)");
+  run->add_option("--compression", a->compression, "HDF5 output: none | gzip | gzip:1..9 | szip")
       ->capture_default_str();
   run->add_option("--example", a->example, "built-in example: iron-block | ship")
       ->check(CLI::IsMember({"iron-block", "ship"}));

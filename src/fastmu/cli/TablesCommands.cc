@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
@@ -66,11 +66,12 @@ void run_build(const BuildArgs& a) {
   const auto& d = table->data();
   std::uint64_t samples = 0;
   for (auto s : d.samples_per_bin) samples += s;
-  std::printf("wrote %s: %s, step %g m, %d %s momentum bins in [%g, %g] GeV/c, %dx%d histogram "
-              "bins, %llu samples, %.1f s\n",
-              a.out.c_str(), material.name.c_str(), o.step_m, d.n_pbins(), to_string(o.binning),
-              d.p_edges.front(), d.p_edges.back(), d.nx, d.ny,
-              static_cast<unsigned long long>(samples), secs);
+  std::printf(
+      "wrote %s: %s, step %g m, %d %s momentum bins in [%g, %g] GeV/c, %dx%d histogram "
+      "bins, %llu samples, %.1f s\n",
+      a.out.c_str(), material.name.c_str(), o.step_m, d.n_pbins(), to_string(o.binning),
+      d.p_edges.front(), d.p_edges.back(), d.nx, d.ny, static_cast<unsigned long long>(samples),
+      secs);
 }
 
 void run_info(const std::string& path) {
@@ -189,9 +190,11 @@ void register_tables_commands(CLI::App& app) {
 
   auto a = std::make_shared<BuildArgs>();
   auto* build = tables->add_subcommand(
-      "build", "Build one material's tables for one step (from the detailed engine or a sample file)");
+      "build",
+      "Build one material's tables for one step (from the detailed engine or a sample file)");
   auto& o = a->options;
-  build->add_option("--material", a->material, "Material name (Geant4 NIST, e.g. G4_Fe)")->required();
+  build->add_option("--material", a->material, "Material name (Geant4 NIST, e.g. G4_Fe)")
+      ->required();
   build->add_option("--step", o.step_m, "Step length [m]")->required()->check(positive());
   build->add_option("--p-min", o.p_min, "Lowest momentum [GeV/c]")->capture_default_str();
   build->add_option("--p-max", o.p_max, "Highest momentum [GeV/c]")->capture_default_str();
@@ -224,7 +227,11 @@ void register_tables_commands(CLI::App& app) {
   build->add_option("--out", a->out, "Output table file (.h5)")->required();
   // Under mpirun one rank builds (the bins are not yet shared out): the
   // others would only repeat the same work and race for the same cores.
-  build->callback([a] { mpi::collective([&] { if (mpi::rank() == 0) run_build(*a); }); });
+  build->callback([a] {
+    mpi::collective([&] {
+      if (mpi::rank() == 0) run_build(*a);
+    });
+  });
 
   auto info_path = std::make_shared<std::string>();
   auto* info = tables->add_subcommand("info", "Summarise a table file");

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "fastmu/cli/Commands.hh"
@@ -48,11 +48,11 @@ struct ValidateArgs {
 // Documented defaults (README "fastmu validate"); a --tolerances JSON
 // overrides any of them.
 nlohmann::json default_tolerances() {
-  return {{"ks_p_min", 1e-3},        // two-sample KS p-value of each quantity at each plane/charge
-          {"fraction_sigma", 3.0},   // |status fraction difference| / its statistical error
-          {"fraction_abs", 0.01},    // ... or at most this absolute difference
-          {"quantile_rel", 0.05},    // relative difference of the 10/50/90 % quantiles of |p|
-          {"min_muons", 20}};        // groups with fewer muons (either engine) are not judged
+  return {{"ks_p_min", 1e-3},       // two-sample KS p-value of each quantity at each plane/charge
+          {"fraction_sigma", 3.0},  // |status fraction difference| / its statistical error
+          {"fraction_abs", 0.01},   // ... or at most this absolute difference
+          {"quantile_rel", 0.05},   // relative difference of the 10/50/90 % quantiles of |p|
+          {"min_muons", 20}};       // groups with fewer muons (either engine) are not judged
 }
 
 nlohmann::json read_tolerances(const std::string& file) {
@@ -69,8 +69,10 @@ nlohmann::json read_tolerances(const std::string& file) {
   if (!user.is_object()) throw Error(fmt::format("--tolerances {}: must be a JSON object", file));
   for (const auto& [key, value] : user.items()) {
     if (!tol.contains(key)) {
-      throw Error(fmt::format("--tolerances {}: unknown key '{}' (known: ks_p_min, fraction_sigma, "
-                              "fraction_abs, quantile_rel, min_muons)", file, key));
+      throw Error(
+          fmt::format("--tolerances {}: unknown key '{}' (known: ks_p_min, fraction_sigma, "
+                      "fraction_abs, quantile_rel, min_muons)",
+                      file, key));
     }
     if (!value.is_number() || !(value.get<double>() >= 0)) {
       throw Error(fmt::format("--tolerances {}: '{}' must be a number >= 0", file, key));
@@ -142,8 +144,8 @@ void run_validate(const ValidateArgs& a) {
     if (a.n > 0 && a.n < muons.size()) muons.resize(a.n);
   }
   if (muons.size() == 0) throw Error("validate: no muons");
-  auto geometry = std::make_shared<const GeometryParams>(
-      GeometryParams::from_json(doc, source, materials));
+  auto geometry =
+      std::make_shared<const GeometryParams>(GeometryParams::from_json(doc, source, materials));
   const Backend backend = resolve_backend(parse_backend(a.backend));
 
   StepOptions opt;
@@ -222,7 +224,9 @@ void register_validate_command(CLI::App& app) {
   v->add_option("--threads", a->threads, "CPU threads (0: all)")->capture_default_str();
   v->add_option("--step", a->step, "fast transport: table step [m]")->capture_default_str();
   v->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
-  v->add_option("--max-steps", a->max_steps, "step limit per muon (detailed engine: volume segments)")->capture_default_str();
+  v->add_option("--max-steps", a->max_steps,
+                "step limit per muon (detailed engine: volume segments)")
+      ->capture_default_str();
   v->add_option("--backend", a->backend, "fast transport: auto | cpu | cuda")->capture_default_str();
   v->callback([a] { run_validate(*a); });
 }

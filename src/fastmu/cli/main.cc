@@ -11,10 +11,9 @@
 #include "fastmu/core/Version.hh"
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "fastmu " FASTMU_VERSION
-      ": muon transport through matter and magnetic fields by histogram sampling.\n"
-      "Units: metres, GeV/c, tesla. Run 'fastmu COMMAND --help' for each command."};
+  CLI::App app{"fastmu " FASTMU_VERSION
+               ": muon transport through matter and magnetic fields by histogram sampling.\n"
+               "Units: metres, GeV/c, tesla. Run 'fastmu COMMAND --help' for each command."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "fastmu " FASTMU_VERSION);
   fastmu::cli::register_physics_commands(app);

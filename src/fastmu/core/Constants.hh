@@ -11,7 +11,7 @@ inline constexpr double electron_mass = 0.51099895e-3;  // GeV/c^2
 inline constexpr double proton_mass = 0.93827208816;    // GeV/c^2
 inline constexpr double fine_structure = 1.0 / 137.035999084;
 inline constexpr double classical_electron_radius_cm = 2.8179403262e-13;  // cm
-inline constexpr double avogadro = 6.02214076e23;                          // 1/mol
+inline constexpr double avogadro = 6.02214076e23;                         // 1/mol
 // K = 4 pi N_A r_e^2 m_e c^2, the Bethe-Bloch prefactor (PDG 34.2).
 inline constexpr double bethe_k_mev_cm2_per_mol = 0.307075;  // MeV cm^2/mol
 // A unit-charge particle with momentum p [GeV/c] in field B [T] curves with

@@ -21,7 +21,8 @@ FASTMU_HD FASTMU_FORCEINLINE void sincos_two_pi(float u, float& s, float& c) {
   const float a = (t - static_cast<float>(k)) * 1.57079632679489662f;
   const float a2 = a * a;
   const float sa =
-      a * (1.0f + a2 * (-1.0f / 6 + a2 * (1.0f / 120 + a2 * (-1.0f / 5040 + a2 * (1.0f / 362880)))));
+      a *
+      (1.0f + a2 * (-1.0f / 6 + a2 * (1.0f / 120 + a2 * (-1.0f / 5040 + a2 * (1.0f / 362880)))));
   const float ca =
       1.0f + a2 * (-0.5f + a2 * (1.0f / 24 + a2 * (-1.0f / 720 + a2 * (1.0f / 40320))));
   // Quarter turns: (s, c) -> (c, -s) per turn.
@@ -42,7 +43,10 @@ FASTMU_HD FASTMU_FORCEINLINE float exp_fast(float x) {
   // ln 2 in two parts: nf * hi is exact for |n| < 2^9.
   const float r = (x - nf * 0.693145751953125f) - nf * 1.428606765330187e-6f;
   const float e =
-      1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720 + r * (1.0f / 5040)))))));
+      1.0f +
+      r * (1.0f + r * (0.5f + r * (1.0f / 6 +
+                                   r * (1.0f / 24 +
+                                        r * (1.0f / 120 + r * (1.0f / 720 + r * (1.0f / 5040)))))));
   const std::uint32_t bits = static_cast<std::uint32_t>(n + 127) << 23;
   float scale;
   std::memcpy(&scale, &bits, sizeof scale);

@@ -38,7 +38,8 @@ inline std::uint64_t parse_memory_size(const std::string& text, const std::strin
   else if (unit == "M" || unit == "MB" || unit == "MIB") scale = 1024.0 * 1024;
   else if (unit == "G" || unit == "GB" || unit == "GIB") scale = 1024.0 * 1024 * 1024;
   else if (unit == "T" || unit == "TB" || unit == "TIB") scale = 1024.0 * 1024 * 1024 * 1024;
-  if (end == text.c_str() || scale < 0 || !(v > 0) || !std::isfinite(v * scale) || v * scale > 1e18) {
+  if (end == text.c_str() || scale < 0 || !(v > 0) || !std::isfinite(v * scale) ||
+      v * scale > 1e18) {
     throw Error(option + ": '" + text + "' is not a memory size (e.g. 2GB, 256MB)");
   }
   return static_cast<std::uint64_t>(v * scale);

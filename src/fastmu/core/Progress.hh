@@ -17,7 +17,9 @@ namespace fastmu {
 class ProgressBar {
  public:
   ProgressBar(std::string label, std::size_t total, bool enabled = isatty(1) != 0 && isatty(2) != 0)
-      : label_(std::move(label)), total_(total ? total : 1), enabled_(enabled),
+      : label_(std::move(label)),
+        total_(total ? total : 1),
+        enabled_(enabled),
         start_(std::chrono::steady_clock::now()) {}
   ~ProgressBar() { finish(); }
 

@@ -18,7 +18,11 @@ FieldMapParams::FieldMapParams(std::array<std::size_t, 3> shape, std::vector<flo
                                std::array<double, 3> lo, std::array<double, 3> hi,
                                FieldInterpolation interpolation, FieldSymmetry symmetry,
                                const std::string& source)
-    : shape_(shape), b_(std::move(b)), lo_(lo), hi_(hi), interpolation_(interpolation),
+    : shape_(shape),
+      b_(std::move(b)),
+      lo_(lo),
+      hi_(hi),
+      interpolation_(interpolation),
       symmetry_(symmetry) {
   std::size_t n = 3;
   for (int a = 0; a < 3; ++a) {
@@ -52,10 +56,10 @@ FieldMapParams::FieldMapParams(std::array<std::size_t, 3> shape, std::vector<flo
 }
 
 FieldMapParams FieldMapParams::from_hdf5(const std::filesystem::path& file,
-                                         FieldInterpolation interpolation,
-                                         FieldSymmetry symmetry) {
+                                         FieldInterpolation interpolation, FieldSymmetry symmetry) {
   const std::string source = file.string();
-  if (!std::filesystem::exists(file)) throw Error(fmt::format("{}: field map file not found", source));
+  if (!std::filesystem::exists(file))
+    throw Error(fmt::format("{}: field map file not found", source));
   io::h5::Handle f = io::h5::open_file(source);
   const auto dims = io::h5::dataset_shape(f.get(), "B", source);
   if (dims.size() != 4 || dims[3] != 3) {
@@ -75,7 +79,8 @@ FieldMapParams FieldMapParams::from_hdf5(const std::filesystem::path& file,
                               name, v.size()));
     }
     for (int a = 0; a < 3; ++a) {
-      if (!std::isfinite(v[a])) throw Error(fmt::format("{}: attribute '{}' is not finite", source, name));
+      if (!std::isfinite(v[a]))
+        throw Error(fmt::format("{}: attribute '{}' is not finite", source, name));
       out[a] = v[a];
     }
   };

@@ -30,8 +30,8 @@ class FieldMapParams {
   // (ix, iy, iz, component). Same checks as from_hdf5; `source` names the
   // origin in error messages.
   FieldMapParams(std::array<std::size_t, 3> shape, std::vector<float> b, std::array<double, 3> lo,
-                 std::array<double, 3> hi, FieldInterpolation interpolation,
-                 FieldSymmetry symmetry, const std::string& source = "field map");
+                 std::array<double, 3> hi, FieldInterpolation interpolation, FieldSymmetry symmetry,
+                 const std::string& source = "field map");
 
   // Writes the map in the HDF5 layout that from_hdf5 reads (atomically).
   void write_hdf5(const std::filesystem::path& file) const;

@@ -17,8 +17,8 @@ namespace fastmu {
 struct FieldMapView {
   const float* b = nullptr;  // nx * ny * nz * 3 values, C order (ix, iy, iz, component)
   std::int32_t nx = 0, ny = 0, nz = 0;
-  Vec3f lo{}, hi{};          // grid corners (m)
-  Vec3f inv_spacing{};       // (n - 1) / (hi - lo) per axis
+  Vec3f lo{}, hi{};     // grid corners (m)
+  Vec3f inv_spacing{};  // (n - 1) / (hi - lo) per axis
   FieldInterpolation interpolation = FieldInterpolation::linear;
   FieldSymmetry symmetry = FieldSymmetry::none;
 

@@ -25,15 +25,16 @@ namespace {
 Polygon2 without_repeats(const Polygon2& p, double tol) {
   Polygon2 r;
   for (int i = 0; i < p.n; ++i) {
-    const bool same_as_last = r.n > 0 && std::abs(p.x[i] - r.x[r.n - 1]) <= tol &&
-                              std::abs(p.y[i] - r.y[r.n - 1]) <= tol;
+    const bool same_as_last =
+        r.n > 0 && std::abs(p.x[i] - r.x[r.n - 1]) <= tol && std::abs(p.y[i] - r.y[r.n - 1]) <= tol;
     if (!same_as_last) {
       r.x[r.n] = p.x[i];
       r.y[r.n] = p.y[i];
       ++r.n;
     }
   }
-  while (r.n > 1 && std::abs(r.x[0] - r.x[r.n - 1]) <= tol && std::abs(r.y[0] - r.y[r.n - 1]) <= tol) {
+  while (r.n > 1 && std::abs(r.x[0] - r.x[r.n - 1]) <= tol &&
+         std::abs(r.y[0] - r.y[r.n - 1]) <= tol) {
     --r.n;
   }
   return r;
@@ -144,9 +145,10 @@ void normalise_arb8(VolumeDesc& v, const std::string& where) {
     if (p.n < 3) continue;  // a face collapsed to a segment or a point
     if (p.area() < -area_tol || !is_convex(p, +1, 1e-9)) {
       const double z = v.z_center - v.dz + t * 2 * v.dz;
-      throw Error(fmt::format(
-          "{}: the cross-section at z = {:g} m is not a convex quadrilateral (vertex order or twist)",
-          where, z));
+      throw Error(
+          fmt::format("{}: the cross-section at z = {:g} m is not a convex quadrilateral (vertex "
+                      "order or twist)",
+                      where, z));
     }
   }
   v.lo = {v.vertices[0][0], v.vertices[0][1], v.z_center - v.dz};

@@ -5,10 +5,10 @@
 // physvol rotation is the frame rotation, so the solid turns by -angle.
 #include "fastmu/geometry/GdmlReader.hh"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fstream>
-#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -32,11 +32,10 @@ class GdmlContext {
  public:
   GdmlContext(std::string_view text, std::string source) : text_(text), source_(std::move(source)) {
     // Geant4's expression units (CLHEP: mm = 1, rad = 1).
-    constants_ = {{"pi", kPi},        {"mm", 1},         {"cm", 10},
-                  {"m", 1000},        {"km", 1e6},       {"um", 1e-3},
-                  {"rad", 1},         {"deg", kPi / 180}, {"mrad", 1e-3},
-                  {"millimeter", 1},  {"centimeter", 10}, {"meter", 1000},
-                  {"degree", kPi / 180}, {"radian", 1}, {"twopi", 2 * kPi}};
+    constants_ = {{"pi", kPi},           {"mm", 1},         {"cm", 10},         {"m", 1000},
+                  {"km", 1e6},           {"um", 1e-3},      {"rad", 1},         {"deg", kPi / 180},
+                  {"mrad", 1e-3},        {"millimeter", 1}, {"centimeter", 10}, {"meter", 1000},
+                  {"degree", kPi / 180}, {"radian", 1},     {"twopi", 2 * kPi}};
   }
 
   int line_of(const pugi::xml_node& n) const {
@@ -129,7 +128,8 @@ class GdmlContext {
   static constexpr int kMaxNesting = 256;
   struct NestingGuard {
     int& depth;
-    NestingGuard(const GdmlContext& c, const pugi::xml_node& n, const std::string& s) : depth(c.depth_) {
+    NestingGuard(const GdmlContext& c, const pugi::xml_node& n, const std::string& s)
+        : depth(c.depth_) {
       if (++depth > kMaxNesting) {
         c.fail(n, fmt::format("expression nested too deeply: '{:.40}...'", s));
       }
@@ -223,7 +223,8 @@ class GdmlTranslator {
     if (!r) {
       // Line of the parse error from its byte offset.
       int line = 1;
-      for (std::ptrdiff_t i = 0; i < r.offset && i < static_cast<std::ptrdiff_t>(text.size()); ++i) {
+      for (std::ptrdiff_t i = 0; i < r.offset && i < static_cast<std::ptrdiff_t>(text.size());
+           ++i) {
         if (text[static_cast<std::size_t>(i)] == '\n') ++line;
       }
       throw Error(fmt::format("{}:{}: invalid XML: {}", source, line, r.description()));
@@ -232,7 +233,8 @@ class GdmlTranslator {
 
   json translate() {
     const pugi::xml_node root = doc_.child("gdml");
-    if (!root) throw Error(fmt::format("{}: not a GDML file (no <gdml> root element)", ctx_.source()));
+    if (!root)
+      throw Error(fmt::format("{}: not a GDML file (no <gdml> root element)", ctx_.source()));
     for (const pugi::xml_node& sec : root.children()) {
       if (sec.type() != pugi::node_element) continue;
       const std::string name = sec.name();
@@ -302,7 +304,8 @@ class GdmlTranslator {
     const MaterialLibrary& lib = builtin_materials();
     if (lib.contains(ref)) {
       Composition c;
-      for (const auto& comp : lib.find(ref).components) c[element_by_z(comp.z).symbol] += comp.mass_fraction;
+      for (const auto& comp : lib.find(ref).components)
+        c[element_by_z(comp.z).symbol] += comp.mass_fraction;
       return c;
     }
     try {
@@ -321,7 +324,8 @@ class GdmlTranslator {
   }
   double atomic_mass(const pugi::xml_node& atom) const {
     const std::string unit = atom.attribute("unit").as_string("g/mole");
-    if (unit != "g/mole" && unit != "g/mol") ctx_.fail(atom, fmt::format("unsupported unit '{}'", unit));
+    if (unit != "g/mole" && unit != "g/mol")
+      ctx_.fail(atom, fmt::format("unsupported unit '{}'", unit));
     const double a = ctx_.attr(atom, "value");
     if (!(a > 0)) ctx_.fail(atom, "atomic mass must be > 0");
     return a;
@@ -385,7 +389,8 @@ class GdmlTranslator {
         for (const pugi::xml_node& c : m.children()) {
           if (c.type() != pugi::node_element) continue;
           const std::string ck = c.name();
-          if (ck == "D" || ck == "atom" || ck == "MEE" || ck == "T" || ck == "P" || ck == "state") continue;
+          if (ck == "D" || ck == "atom" || ck == "MEE" || ck == "T" || ck == "P" || ck == "state")
+            continue;
           const std::string ref = c.attribute("ref").as_string();
           if (ck == "fraction") {
             const double f = ctx_.attr(c, "n");
@@ -405,7 +410,8 @@ class GdmlTranslator {
           double total = 0;
           for (const auto& [ref, nat] : atoms) total += nat * molar_mass_of(m, ref);
           for (const auto& [ref, nat] : atoms) {
-            def.fractions[composition_of(m, ref).begin()->first] += nat * molar_mass_of(m, ref) / total;
+            def.fractions[composition_of(m, ref).begin()->first] +=
+                nat * molar_mass_of(m, ref) / total;
           }
         }
         if (def.fractions.empty()) ctx_.fail(m, "material without composition");
@@ -470,7 +476,8 @@ class GdmlTranslator {
         ctx_.fail(s, "unsupported solid (fastmu reads box, trd, trap and arb8)");
       }
       if (!sol.is_box && !(sol.dz > 0)) ctx_.fail(s, "half length dz must be > 0");
-      if (!solids_.emplace(name, sol).second) ctx_.fail(s, fmt::format("duplicate solid '{}'", name));
+      if (!solids_.emplace(name, sol).second)
+        ctx_.fail(s, fmt::format("duplicate solid '{}'", name));
     }
   }
 
@@ -486,7 +493,8 @@ class GdmlTranslator {
     const pugi::xml_node sr = vol.child("solidref");
     if (!sr) ctx_.fail(vol, "missing <solidref>");
     auto it = solids_.find(sr.attribute("ref").as_string());
-    if (it == solids_.end()) ctx_.fail(sr, fmt::format("unknown solid '{}'", sr.attribute("ref").as_string()));
+    if (it == solids_.end())
+      ctx_.fail(sr, fmt::format("unknown solid '{}'", sr.attribute("ref").as_string()));
     return it->second;
   }
   std::string material_of(const pugi::xml_node& vol) {
@@ -533,7 +541,8 @@ class GdmlTranslator {
       std::array<double, 6> b{};
       std::string extra;
       for (double& x : b) {
-        if (!(in >> x) || !std::isfinite(x)) ctx_.fail(aux, "fastmu_world_bounds auxvalue must be 6 numbers (mm)");
+        if (!(in >> x) || !std::isfinite(x))
+          ctx_.fail(aux, "fastmu_world_bounds auxvalue must be 6 numbers (mm)");
         x /= 1000;
       }
       if (in >> extra) ctx_.fail(aux, "fastmu_world_bounds auxvalue must be 6 numbers (mm)");
@@ -587,26 +596,31 @@ class GdmlTranslator {
         pos = read_position(c);
       } else if (ck == "positionref") {
         auto it = positions_.find(c.attribute("ref").as_string());
-        if (it == positions_.end()) ctx_.fail(c, fmt::format("unknown position '{}'", c.attribute("ref").as_string()));
+        if (it == positions_.end())
+          ctx_.fail(c, fmt::format("unknown position '{}'", c.attribute("ref").as_string()));
         pos = it->second;
       } else if (ck == "rotation") {
         angle = read_rotation(c);
       } else if (ck == "rotationref") {
         auto it = rotations_.find(c.attribute("ref").as_string());
-        if (it == rotations_.end()) ctx_.fail(c, fmt::format("unknown rotation '{}'", c.attribute("ref").as_string()));
+        if (it == rotations_.end())
+          ctx_.fail(c, fmt::format("unknown rotation '{}'", c.attribute("ref").as_string()));
         angle = it->second;
       } else {
         ctx_.fail(c, "unsupported physvol content (e.g. scale, file, copy number)");
       }
     }
-    if (pv.attribute("copynumber")) {}  // harmless: fastmu has no copy numbers
+    if (pv.attribute("copynumber")) {
+    }  // harmless: fastmu has no copy numbers
     if (!vref) ctx_.fail(pv, "missing <volumeref>");
     const pugi::xml_node vol = volume_node(vref, vref.attribute("ref").as_string());
     for (const pugi::xml_node& c : vol.children()) {
       if (c.type() != pugi::node_element) continue;
       const std::string ck = c.name();
-      if (ck == "physvol") ctx_.fail(c, "nested placements are not supported (place every volume in the world)");
-      if (ck != "materialref" && ck != "solidref" && ck != "auxiliary") ctx_.fail(c, "unsupported volume content");
+      if (ck == "physvol")
+        ctx_.fail(c, "nested placements are not supported (place every volume in the world)");
+      if (ck != "materialref" && ck != "solidref" && ck != "auxiliary")
+        ctx_.fail(c, "unsupported volume content");
     }
     const Solid& s = solid_of(vol);
     json v;
@@ -662,7 +676,8 @@ json gdml_to_geometry_json(std::string_view text, const std::string& source) {
   return GdmlTranslator(text, source).translate();
 }
 
-GeometryParams geometry_from_gdml_file(const std::filesystem::path& file, MaterialLibrary& materials) {
+GeometryParams geometry_from_gdml_file(const std::filesystem::path& file,
+                                       MaterialLibrary& materials) {
   const std::string source = file.string();
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot open geometry file", source));
@@ -681,7 +696,8 @@ GeometryParams geometry_from_gdml_file(const std::filesystem::path& file, Materi
       std::replace(what.begin(), what.end(), '\n', ' ');
       throw Error(fmt::format("{}: invalid JSON: {}", sidecar.string(), what));
     }
-    if (!extra.is_object()) throw Error(fmt::format("{}: expected a JSON object", sidecar.string()));
+    if (!extra.is_object())
+      throw Error(fmt::format("{}: expected a JSON object", sidecar.string()));
     for (const auto& [k, v] : extra.items()) {
       if (k != "sensitive_planes" && k != "field_map" && k.rfind('_', 0) != 0 && k != "comment") {
         throw Error(fmt::format("{}: unknown key '{}' (expected: sensitive_planes, field_map)",

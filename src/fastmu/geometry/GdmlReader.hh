@@ -24,7 +24,8 @@ nlohmann::json gdml_to_geometry_json(std::string_view text, const std::string& s
 
 // Reads `file` (GDML) and, when present, its sidecar `file` + ".json" whose
 // keys "sensitive_planes" and "field_map" are those of the JSON layout.
-GeometryParams geometry_from_gdml_file(const std::filesystem::path& file, MaterialLibrary& materials);
+GeometryParams geometry_from_gdml_file(const std::filesystem::path& file,
+                                       MaterialLibrary& materials);
 
 // A geometry file by extension: ".gdml" as GDML, anything else as JSON.
 GeometryParams load_geometry_file(const std::filesystem::path& file, MaterialLibrary& materials);

@@ -120,7 +120,8 @@ std::string geometry_to_gdml(const GeometryParams& g, const MaterialLibrary& mat
       }
     }
     const bool has_field = v.field[0] != 0 || v.field[1] != 0 || v.field[2] != 0;
-    add_volume(structure, fmt::format("lv_{}", i), solid, v.material, has_field ? &v.field : nullptr);
+    add_volume(structure, fmt::format("lv_{}", i), solid, v.material,
+               has_field ? &v.field : nullptr);
   }
   // GDML's world box is centred on the origin; fastmu's need not be. Write the
   // smallest centred box holding it and keep fastmu's bounds in an auxiliary
@@ -138,8 +139,10 @@ std::string geometry_to_gdml(const GeometryParams& g, const MaterialLibrary& mat
     pugi::xml_node aux = structure.last_child().append_child("auxiliary");
     aux.append_attribute("auxtype") = "fastmu_world_bounds";
     aux.append_attribute("auxvalue") =
-        fmt::format("{} {} {} {} {} {}", mm(g.world_lo()[0]), mm(g.world_lo()[1]), mm(g.world_lo()[2]),
-                    mm(g.world_hi()[0]), mm(g.world_hi()[1]), mm(g.world_hi()[2])).c_str();
+        fmt::format("{} {} {} {} {} {}", mm(g.world_lo()[0]), mm(g.world_lo()[1]),
+                    mm(g.world_lo()[2]), mm(g.world_hi()[0]), mm(g.world_hi()[1]),
+                    mm(g.world_hi()[2]))
+            .c_str();
   }
   pugi::xml_node world = structure.last_child();
   for (std::size_t i = 0; i < vols.size(); ++i) {
@@ -181,25 +184,29 @@ std::optional<nlohmann::json> geometry_gdml_sidecar(const GeometryParams& g,
     j["sensitive_planes"] = planes;
   }
   if (const auto& fm = g.field_map()) {
-    j["field_map"] = {{"file", std::filesystem::absolute(fm->file)
-                                   .lexically_relative(std::filesystem::absolute(sidecar_dir))
-                                   .string()},
-                      {"interpolation", fm->interpolation == FieldInterpolation::nearest ? "nearest" : "linear"},
-                      {"symmetry", fm->symmetry == FieldSymmetry::quadrant ? "quadrant" : "none"}};
+    j["field_map"] = {
+        {"file", std::filesystem::absolute(fm->file)
+                     .lexically_relative(std::filesystem::absolute(sidecar_dir))
+                     .string()},
+        {"interpolation", fm->interpolation == FieldInterpolation::nearest ? "nearest" : "linear"},
+        {"symmetry", fm->symmetry == FieldSymmetry::quadrant ? "quadrant" : "none"}};
   }
   if (j.empty()) return std::nullopt;
   return j;
 }
 
-void write_gdml(const GeometryParams& g, const MaterialLibrary& materials, const std::filesystem::path& out) {
+void write_gdml(const GeometryParams& g, const MaterialLibrary& materials,
+                const std::filesystem::path& out) {
   // Readers pick GDML by the extension, and the sidecar is `out` + ".json": an
   // output "shield" would write (or, with no planes, delete) "shield.json",
   // which may be the user's JSON geometry.
   std::string ext = out.extension().string();
   for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (ext != ".gdml") throw Error(fmt::format("{}: a GDML output file name must end in .gdml", out.string()));
+  if (ext != ".gdml")
+    throw Error(fmt::format("{}: a GDML output file name must end in .gdml", out.string()));
   const std::string text = geometry_to_gdml(g, materials);
-  const auto sidecar = geometry_gdml_sidecar(g, out.parent_path().empty() ? "." : out.parent_path());
+  const auto sidecar =
+      geometry_gdml_sidecar(g, out.parent_path().empty() ? "." : out.parent_path());
   std::filesystem::path side_path = out;
   side_path += ".json";
   io::AtomicOutput gdml_out(out);

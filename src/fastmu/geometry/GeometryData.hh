@@ -18,10 +18,10 @@ struct SensitivePlane {
 // One volume: its axis-aligned bounding box (the solid itself for a box),
 // material id, uniform field, and for an ARB8 the index of its shape record.
 struct VolumeRecord {
-  Vec3f lo, hi;            // bounding box (m)
-  Vec3f field;             // uniform field inside (T)
-  std::int32_t material;   // index into GeometryParams::material_names()
-  std::int32_t arb8;       // index into the ARB8 shapes, -1 for a box
+  Vec3f lo, hi;           // bounding box (m)
+  Vec3f field;            // uniform field inside (T)
+  std::int32_t material;  // index into GeometryParams::material_names()
+  std::int32_t arb8;      // index into the ARB8 shapes, -1 for a box
 };
 
 // An ARB8 (G4GenericTrap): two quadrilaterals at z_lo and z_lo + 1 / inv_h,

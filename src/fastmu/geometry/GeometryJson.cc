@@ -39,8 +39,8 @@ struct Node {
   bool has(const std::string& k) const { return j.contains(k); }
   Node require(const std::string& k) const {
     if (!j.contains(k)) {
-      throw Error(fmt::format("{}: {}: missing key '{}'", source,
-                              path.empty() ? "(top level)" : path, k));
+      throw Error(
+          fmt::format("{}: {}: missing key '{}'", source, path.empty() ? "(top level)" : path, k));
     }
     return key(k);
   }
@@ -119,7 +119,8 @@ void read_custom_materials(const Node& node, MaterialLibrary& materials) {
       for (const auto& c : old.components) {
         const Element& e = element_by_z(c.z);
         auto it = fractions.find(e.symbol);
-        same = same && it != fractions.end() && std::abs(it->second / total - c.mass_fraction) <= 1e-6;
+        same =
+            same && it != fractions.end() && std::abs(it->second / total - c.mass_fraction) <= 1e-6;
       }
       if (!same) m.fail(fmt::format("material '{}' is already defined differently", name));
       continue;
@@ -182,7 +183,8 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
       n.fail(fmt::format("unknown material '{}' (known: {})", name, known));
     }
     const std::string canonical = materials.find(name).name;  // "vacuum" -> "G4_Galactic"
-    auto [it, added] = material_ids.emplace(canonical, static_cast<std::int32_t>(g.material_names_.size()));
+    auto [it, added] =
+        material_ids.emplace(canonical, static_cast<std::int32_t>(g.material_names_.size()));
     if (added) g.material_names_.push_back(canonical);
     return it->second;
   };
@@ -210,7 +212,8 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
       n.expect_object();
       VolumeDesc v;
       v.name = n.has("name") ? n.key("name").string() : fmt::format("volumes[{}]", i);
-      if (!names.insert(v.name).second) n.key("name").fail(fmt::format("duplicate name '{}'", v.name));
+      if (!names.insert(v.name).second)
+        n.key("name").fail(fmt::format("duplicate name '{}'", v.name));
       const std::string shape = n.require("shape").string();
       if (shape == "box") {
         n.allow_keys({"name", "shape", "min", "max", "material", "field"});
@@ -231,9 +234,9 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
         if (!(v.dz > 0)) n.key("dz").fail(fmt::format("must be > 0, got {:g}", v.dz));
         const Node verts = n.require("vertices");
         if (!verts.j.is_array() || verts.j.size() != 8) {
-          verts.fail(fmt::format("expected 8 [x, y] pairs, got {}",
-                                 verts.j.is_array() ? std::to_string(verts.j.size())
-                                                    : verts.j.type_name()));
+          verts.fail(fmt::format(
+              "expected 8 [x, y] pairs, got {}",
+              verts.j.is_array() ? std::to_string(verts.j.size()) : verts.j.type_name()));
         }
         for (std::size_t k = 0; k < 8; ++k) {
           const auto xy = verts.index(k).numbers<2>("an [x, y] pair");
@@ -250,8 +253,9 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
       for (int a = 0; a < 3; ++a) {
         const double tol = 1e-9 * (1 + std::abs(g.world_lo_[a]) + std::abs(g.world_hi_[a]));
         if (v.lo[a] < g.world_lo_[a] - tol || v.hi[a] > g.world_hi_[a] + tol) {
-          n.fail(fmt::format("volume '{}' extends outside the world ({} in [{:g}, {:g}], world [{:g}, {:g}])",
-                             v.name, kAxis[a], v.lo[a], v.hi[a], g.world_lo_[a], g.world_hi_[a]));
+          n.fail(fmt::format(
+              "volume '{}' extends outside the world ({} in [{:g}, {:g}], world [{:g}, {:g}])",
+              v.name, kAxis[a], v.lo[a], v.hi[a], g.world_lo_[a], g.world_hi_[a]));
         }
       }
       g.volumes_.push_back(std::move(v));
@@ -264,7 +268,8 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
     fm.allow_keys({"file", "interpolation", "symmetry"});
     FieldMapSpec spec;
     const std::filesystem::path file = fm.require("file").string();
-    const std::filesystem::path base = base_dir ? *base_dir : std::filesystem::path(source).parent_path();
+    const std::filesystem::path base =
+        base_dir ? *base_dir : std::filesystem::path(source).parent_path();
     spec.file = file.is_absolute() || base.empty() ? file : base / file;
     if (!std::filesystem::exists(spec.file)) {
       fm.key("file").fail(fmt::format("field map '{}' not found", spec.file.string()));
@@ -276,7 +281,8 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
       } else if (s == "linear") {
         spec.interpolation = FieldInterpolation::linear;
       } else {
-        fm.key("interpolation").fail(fmt::format("expected \"nearest\" or \"linear\", got \"{}\"", s));
+        fm.key("interpolation")
+            .fail(fmt::format("expected \"nearest\" or \"linear\", got \"{}\"", s));
       }
     }
     if (fm.has("symmetry")) {
@@ -309,8 +315,9 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
       if (n.has("y")) y = n.key("y").numbers<2>("[min, max]");
       if (!(x[0] < x[1])) n.key("x").fail("window min must be < max");
       if (!(y[0] < y[1])) n.key("y").fail("window min must be < max");
-      g.planes_.push_back({static_cast<float>(z), static_cast<float>(x[0]), static_cast<float>(x[1]),
-                           static_cast<float>(y[0]), static_cast<float>(y[1])});
+      g.planes_.push_back({static_cast<float>(z), static_cast<float>(x[0]),
+                           static_cast<float>(x[1]), static_cast<float>(y[0]),
+                           static_cast<float>(y[1])});
     }
   }
 

@@ -6,8 +6,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,9 +31,9 @@ struct VolumeDesc {
   double z_center = 0, dz = 0;       // ARB8 only
   // ARB8 only: 4 (x, y) at z_center - dz then 4 at z_center + dz, as given.
   std::array<std::array<double, 2>, 8> vertices{};
-  std::string material;              // name as written (after alias resolution)
+  std::string material;  // name as written (after alias resolution)
   std::int32_t material_id = 0;
-  std::array<double, 3> field{};     // uniform field inside (T)
+  std::array<double, 3> field{};  // uniform field inside (T)
 };
 
 class GeometryParams {

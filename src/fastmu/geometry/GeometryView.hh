@@ -56,8 +56,8 @@ struct GeometryView {
   // Whether volume v contains the point (surface included).
   FASTMU_HD bool contains(std::int32_t v, float x, float y, float z) const {
     const VolumeRecord& r = volumes[v];
-    const bool in_box = x >= r.lo.x && x <= r.hi.x && y >= r.lo.y && y <= r.hi.y &&
-                        z >= r.lo.z && z <= r.hi.z;
+    const bool in_box =
+        x >= r.lo.x && x <= r.hi.x && y >= r.lo.y && y <= r.hi.y && z >= r.lo.z && z <= r.hi.z;
     return in_box && (r.arb8 < 0 || arb8_contains_xy(arb8s[r.arb8], x, y, z));
   }
 

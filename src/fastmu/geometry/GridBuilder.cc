@@ -128,14 +128,17 @@ GridIndex build_grid_index(const std::array<double, 3>& world_lo,
         std::vector<Pt> hull;
         if (shape != nullptr) {
           const double pad = 1e-3 * cell[2];
-          hull = section_hull(*shape, world_lo[2] + k * cell[2] - pad, world_lo[2] + (k + 1) * cell[2] + pad);
+          hull = section_hull(*shape, world_lo[2] + k * cell[2] - pad,
+                              world_lo[2] + (k + 1) * cell[2] + pad);
         }
         for (std::int64_t j = r[1][0]; j <= r[1][1]; ++j) {
           for (std::int64_t i = r[0][0]; i <= r[0][1]; ++i) {
             if (shape != nullptr) {
               const double px = 1e-3 * cell[0], py = 1e-3 * cell[1];
-              const double x0 = world_lo[0] + i * cell[0] - px, x1 = world_lo[0] + (i + 1) * cell[0] + px;
-              const double y0 = world_lo[1] + j * cell[1] - py, y1 = world_lo[1] + (j + 1) * cell[1] + py;
+              const double x0 = world_lo[0] + i * cell[0] - px,
+                           x1 = world_lo[0] + (i + 1) * cell[0] + px;
+              const double y0 = world_lo[1] + j * cell[1] - py,
+                           y1 = world_lo[1] + (j + 1) * cell[1] + py;
               if (!hull_meets_rect(hull, x0, x1, y0, y1)) continue;
             }
             const std::int64_t c = (k * n[1] + j) * n[0] + i;

@@ -11,9 +11,9 @@
 namespace fastmu {
 
 struct GridIndex {
-  UniformGridView shape;                    // pointers left null
-  std::vector<std::int32_t> cell_offsets;   // cells + 1
-  std::vector<std::int32_t> cell_volumes;   // candidates, ascending volume id per cell
+  UniformGridView shape;                   // pointers left null
+  std::vector<std::int32_t> cell_offsets;  // cells + 1
+  std::vector<std::int32_t> cell_volumes;  // candidates, ascending volume id per cell
 };
 
 // Cell size per axis: half the median bounding-box extent of the volumes along

@@ -31,10 +31,12 @@ const std::vector<Row> kWarmBaseline = {
 
 const std::vector<Row> kHybridBaseline = {
     {0.0, 120.5, 50.0, 50.0, 119.0, 119.0, 2.0, 2.0, 50.0, 50.0, 50.0, 50.0, 0.0, 0.0, 1.9},
-    {40.0, 350.0, 45.0, 45.0, 25.0, 25.0, 35.0, 35.0, 120.15, 120.15, 120.15, 120.15, 0.0, 0.0, 5.1},
-    {145.0, 200.0, 5.263, 55.632, 39.86, 5.278, 2.0, 2.0, 5.263, 50.069, 5.263, 50.069, 0.1, 0.1, -1.9},
-    {10.0, 200.0, 33.016, 12.833, 123.27, 78.523, 22.414, 2.001, 31.663, 12.230, 31.663, 12.233, 30.0,
-     30.0, -1.9},
+    {40.0, 350.0, 45.0, 45.0, 25.0, 25.0, 35.0, 35.0, 120.15, 120.15, 120.15, 120.15, 0.0, 0.0,
+     5.1},
+    {145.0, 200.0, 5.263, 55.632, 39.86, 5.278, 2.0, 2.0, 5.263, 50.069, 5.263, 50.069, 0.1, 0.1,
+     -1.9},
+    {10.0, 200.0, 33.016, 12.833, 123.27, 78.523, 22.414, 2.001, 31.663, 12.230, 31.663, 12.233,
+     30.0, 30.0, -1.9},
     {10.0, 195.0, 15.755, 77.293, 69.398, 152.828, 2.0, 35.402, 15.755, 69.564, 15.755, 69.564, 0.0,
      0.0, -1.9},
 };
@@ -43,7 +45,7 @@ constexpr double kCm = 0.01;  // m
 
 // Cavern: concrete outside a tunnel whose cross-section widens at z = 18.378 m.
 constexpr double kTunnelStepZ = 18.378;
-constexpr std::array<double, 4> kTunnelUpstream = {-3.57, 6.43, -1.70, 5.80};     // x0, x1, y0, y1
+constexpr std::array<double, 4> kTunnelUpstream = {-3.57, 6.43, -1.70, 5.80};  // x0, x1, y0, y1
 constexpr std::array<double, 4> kTunnelDownstream = {-4.57, 11.43, -3.36, 10.64};
 // World (air): the tunnel plus at least 3.5 m of concrete around it, from
 // 1 m upstream of the target to 1 m beyond the sensitive plane.
@@ -72,7 +74,10 @@ nlohmann::json arb8(const std::string& name, double zc, double dz, const Quad& i
 
 nlohmann::json box(const std::string& name, double x0, double x1, double y0, double y1, double z0,
                    double z1) {
-  return {{"name", name}, {"shape", "box"}, {"min", {x0, y0, z0}}, {"max", {x1, y1, z1}},
+  return {{"name", name},
+          {"shape", "box"},
+          {"min", {x0, y0, z0}},
+          {"max", {x1, y1, z1}},
           {"material", "G4_CONCRETE"}};
 }
 
@@ -110,18 +115,23 @@ void add_magnet(nlohmann::json& volumes, int index, const Row& p, double zc) {
   const double b = p[14] < 0 ? p[14] * d : p[14];
   const std::string m = fmt::format("magnet{}_", index);
   volumes.push_back(arb8(m + "core_r", zc, dz, in.core, out.core, 0, b));
-  volumes.push_back(arb8(m + "core_l", zc, dz, point_reflect(in.core), point_reflect(out.core), 0, b));
+  volumes.push_back(
+      arb8(m + "core_l", zc, dz, point_reflect(in.core), point_reflect(out.core), 0, b));
   volumes.push_back(arb8(m + "yoke_r", zc, dz, in.yoke, out.yoke, 0, -b / d));
-  volumes.push_back(arb8(m + "yoke_l", zc, dz, point_reflect(in.yoke), point_reflect(out.yoke), 0, -b / d));
+  volumes.push_back(
+      arb8(m + "yoke_l", zc, dz, point_reflect(in.yoke), point_reflect(out.yoke), 0, -b / d));
   const Quad top_l_in = mirror_x(in.top), top_l_out = mirror_x(out.top);
   volumes.push_back(arb8(m + "top_r", zc, dz, in.top, out.top, b / v, 0));
   volumes.push_back(arb8(m + "top_l", zc, dz, top_l_in, top_l_out, -b / v, 0));
-  volumes.push_back(arb8(m + "bottom_r", zc, dz, point_reflect(top_l_in), point_reflect(top_l_out), -b / v, 0));
-  volumes.push_back(arb8(m + "bottom_l", zc, dz, point_reflect(in.top), point_reflect(out.top), b / v, 0));
+  volumes.push_back(
+      arb8(m + "bottom_r", zc, dz, point_reflect(top_l_in), point_reflect(top_l_out), -b / v, 0));
+  volumes.push_back(
+      arb8(m + "bottom_l", zc, dz, point_reflect(in.top), point_reflect(out.top), b / v, 0));
 }
 
 void add_cavern(nlohmann::json& volumes) {
-  const std::pair<double, double> z_ranges[2] = {{kWorldLo[2], kTunnelStepZ}, {kTunnelStepZ, kWorldHi[2]}};
+  const std::pair<double, double> z_ranges[2] = {{kWorldLo[2], kTunnelStepZ},
+                                                 {kTunnelStepZ, kWorldHi[2]}};
   const std::array<double, 4> tunnels[2] = {kTunnelUpstream, kTunnelDownstream};
   for (int s = 0; s < 2; ++s) {
     const auto [z0, z1] = z_ranges[s];
@@ -141,7 +151,8 @@ std::vector<std::string> ship_parameter_sets() { return {"warm", "hybrid"}; }
 const std::vector<ShipMagnetParameters>& ship_parameter_set(const std::string& parameter_set) {
   if (parameter_set == "warm" || parameter_set == "warm_baseline") return kWarmBaseline;
   if (parameter_set == "hybrid" || parameter_set == "hybrid_baseline") return kHybridBaseline;
-  throw Error(fmt::format("unknown SHiP parameter set '{}' (expected warm or hybrid)", parameter_set));
+  throw Error(
+      fmt::format("unknown SHiP parameter set '{}' (expected warm or hybrid)", parameter_set));
 }
 
 nlohmann::json make_ship_shield_json(const std::string& parameter_set,
@@ -161,7 +172,8 @@ nlohmann::json make_ship_shield_json(const std::vector<ShipMagnetParameters>& ma
   for (std::size_t i = 0; i < magnets.size(); ++i) {
     const Row& p = magnets[i];
     for (double x : p) {
-      if (!std::isfinite(x)) throw Error(fmt::format("SHiP magnet {}: parameters must be finite", i));
+      if (!std::isfinite(x))
+        throw Error(fmt::format("SHiP magnet {}: parameters must be finite", i));
     }
     z += p[0] + p[1];
     // dZ or dXIn below 1 cm: no magnet; its zgap + dZ still advance Z (the spec's words).
@@ -174,8 +186,9 @@ nlohmann::json make_ship_shield_json(const std::vector<ShipMagnetParameters>& ma
   doc["description"] = description;
   doc["world"] = {{"min", kWorldLo}, {"max", kWorldHi}, {"material", world_material}};
   doc["volumes"] = volumes;
-  doc["sensitive_planes"] = nlohmann::json::array(
-      {{{"z", kPlaneZ}, {"x", {kPlaneWindow[0], kPlaneWindow[1]}}, {"y", {kPlaneWindow[2], kPlaneWindow[3]}}}});
+  doc["sensitive_planes"] = nlohmann::json::array({{{"z", kPlaneZ},
+                                                    {"x", {kPlaneWindow[0], kPlaneWindow[1]}},
+                                                    {"y", {kPlaneWindow[2], kPlaneWindow[3]}}}});
   return doc;
 }
 

@@ -12,9 +12,9 @@
 namespace fastmu {
 
 struct UniformGridView {
-  Vec3f lo{};                 // grid corner (the world's min corner)
-  Vec3f cell{};               // cell size per axis (m)
-  Vec3f inv_cell{};           // 1 / cell
+  Vec3f lo{};        // grid corner (the world's min corner)
+  Vec3f cell{};      // cell size per axis (m)
+  Vec3f inv_cell{};  // 1 / cell
   std::int32_t nx = 1, ny = 1, nz = 1;
   const std::int32_t* cell_offsets = nullptr;  // nx * ny * nz + 1
   const std::int32_t* cell_volumes = nullptr;  // candidate volume ids

@@ -1,8 +1,8 @@
 #include "fastmu/io/AtomicOutput.hh"
 
+#include <unistd.h>
 #include <fstream>
 #include <system_error>
-#include <unistd.h>
 
 #include "fastmu/core/Error.hh"
 

@@ -25,9 +25,8 @@ std::vector<std::string> split_commas(const std::string& line) {
   std::size_t start = 0;
   for (;;) {
     const std::size_t comma = line.find(',', start);
-    out.push_back(trim(std::string_view(line).substr(start, comma == std::string::npos
-                                                                  ? std::string::npos
-                                                                  : comma - start)));
+    out.push_back(trim(std::string_view(line).substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start)));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -56,19 +55,22 @@ ColumnTable read_csv(const std::filesystem::path& path) {
     ++line_no;
     if (!trim(line).empty() && line[0] != '#') break;
   }
-  if (trim(line).empty() || line[0] == '#') throw Error(path.string() + ": file is empty (no header line)");
+  if (trim(line).empty() || line[0] == '#')
+    throw Error(path.string() + ": file is empty (no header line)");
   table.columns = split_commas(line);
   for (std::size_t c = 0; c < table.columns.size(); ++c) {
     const auto& name = table.columns[c];
     double dummy;
-    if (name.empty()) throw Error(path.string() + ":" + std::to_string(line_no) + ": empty column name in header");
+    if (name.empty())
+      throw Error(path.string() + ":" + std::to_string(line_no) + ": empty column name in header");
     if (parse_number(name, dummy)) {
       throw Error(path.string() + ":" + std::to_string(line_no) +
                   ": header line expected (column names), found a number '" + name + "'");
     }
     for (std::size_t k = 0; k < c; ++k) {
       if (table.columns[k] == name) {
-        throw Error(path.string() + ":" + std::to_string(line_no) + ": duplicate column '" + name + "'");
+        throw Error(path.string() + ":" + std::to_string(line_no) + ": duplicate column '" + name +
+                    "'");
       }
     }
   }
@@ -78,14 +80,14 @@ ColumnTable read_csv(const std::filesystem::path& path) {
     if (trim(line).empty() || line[0] == '#') continue;
     const auto fields = split_commas(line);
     if (fields.size() != ncol) {
-      throw Error(path.string() + ":" + std::to_string(line_no) + ": expected " + std::to_string(ncol) +
-                  " fields, found " + std::to_string(fields.size()));
+      throw Error(path.string() + ":" + std::to_string(line_no) + ": expected " +
+                  std::to_string(ncol) + " fields, found " + std::to_string(fields.size()));
     }
     for (std::size_t c = 0; c < ncol; ++c) {
       double v;
       if (!parse_number(fields[c], v)) {
-        throw Error(path.string() + ":" + std::to_string(line_no) + ": column '" + table.columns[c] +
-                    "': '" + fields[c] + "' is not a number");
+        throw Error(path.string() + ":" + std::to_string(line_no) + ": column '" +
+                    table.columns[c] + "': '" + fields[c] + "' is not a number");
       }
       table.values.push_back(v);
     }
@@ -105,14 +107,15 @@ ColumnTable read_hdf5(const std::filesystem::path& path, const std::string& data
   ColumnTable table;
   h5::Handle ds(H5Dopen2(file.get(), dataset.c_str(), H5P_DEFAULT));
   if (h5::has_attribute(ds.get(), "columns")) {
-    table.columns = split_commas(h5::read_string_attribute(ds.get(), "columns", source + ": " + dataset));
+    table.columns =
+        split_commas(h5::read_string_attribute(ds.get(), "columns", source + ": " + dataset));
   } else {
     table.columns = default_columns;
     if (table.columns.size() > dims[1]) table.columns.resize(dims[1]);
   }
   if (table.columns.size() != dims[1]) {
-    throw Error(source + ": dataset '" + dataset + "' has " + std::to_string(dims[1]) + " columns, expected " +
-                std::to_string(table.columns.size()));
+    throw Error(source + ": dataset '" + dataset + "' has " + std::to_string(dims[1]) +
+                " columns, expected " + std::to_string(table.columns.size()));
   }
   table.values = h5::read_dataset<double>(file.get(), dataset, source);
   return table;
@@ -163,11 +166,15 @@ ColumnTable read_table(const std::filesystem::path& path, const std::string& dat
                        const std::vector<std::string>& default_columns) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(path.string() + ": file not found");
-  if (std::filesystem::is_directory(path, ec)) throw Error(path.string() + ": is a folder, not a file");
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(path.string() + ": is a folder, not a file");
   switch (format_from_path(path)) {
-    case TableFormat::hdf5: return read_hdf5(path, dataset, default_columns);
-    case TableFormat::raw_f32: return read_raw_f32(path);
-    case TableFormat::csv: break;
+    case TableFormat::hdf5:
+      return read_hdf5(path, dataset, default_columns);
+    case TableFormat::raw_f32:
+      return read_raw_f32(path);
+    case TableFormat::csv:
+      break;
   }
   return read_csv(path);
 }

@@ -34,14 +34,29 @@ void check(herr_t status, const std::string& what) {
 void Handle::reset() {
   if (id_ < 0) return;
   switch (H5Iget_type(id_)) {
-    case H5I_FILE: H5Fclose(id_); break;
-    case H5I_GROUP: H5Gclose(id_); break;
-    case H5I_DATASET: H5Dclose(id_); break;
-    case H5I_DATASPACE: H5Sclose(id_); break;
-    case H5I_DATATYPE: H5Tclose(id_); break;
-    case H5I_ATTR: H5Aclose(id_); break;
-    case H5I_GENPROP_LST: H5Pclose(id_); break;
-    default: break;
+    case H5I_FILE:
+      H5Fclose(id_);
+      break;
+    case H5I_GROUP:
+      H5Gclose(id_);
+      break;
+    case H5I_DATASET:
+      H5Dclose(id_);
+      break;
+    case H5I_DATASPACE:
+      H5Sclose(id_);
+      break;
+    case H5I_DATATYPE:
+      H5Tclose(id_);
+      break;
+    case H5I_ATTR:
+      H5Aclose(id_);
+      break;
+    case H5I_GENPROP_LST:
+      H5Pclose(id_);
+      break;
+    default:
+      break;
   }
   id_ = H5I_INVALID_HID;
 }
@@ -70,9 +85,7 @@ bool has_dataset(hid_t file, const std::string& name) {
          H5Oexists_by_name(file, name.c_str(), H5P_DEFAULT) > 0;
 }
 
-bool has_attribute(hid_t obj, const std::string& name) {
-  return H5Aexists(obj, name.c_str()) > 0;
-}
+bool has_attribute(hid_t obj, const std::string& name) { return H5Aexists(obj, name.c_str()) > 0; }
 
 std::vector<hsize_t> dataset_shape(hid_t file, const std::string& name, const std::string& source) {
   if (!has_dataset(file, name)) throw Error(source + ": dataset '" + name + "' is missing");
@@ -125,14 +138,16 @@ Compression parse_compression(const std::string& text) {
 
 void apply_compression(hid_t dcpl, const Compression& c, std::size_t element_size) {
   switch (c.kind) {
-    case Compression::Kind::none: return;
+    case Compression::Kind::none:
+      return;
     case Compression::Kind::gzip:
       // Byte shuffle groups the exponent bytes of floats: smaller and faster deflate.
       if (element_size > 1) check(H5Pset_shuffle(dcpl), "cannot set the shuffle filter");
       check(H5Pset_deflate(dcpl, static_cast<unsigned>(c.level)), "cannot set gzip compression");
       return;
     case Compression::Kind::szip:
-      if (H5Zfilter_avail(H5Z_FILTER_SZIP) <= 0) throw Error("--compression szip: this HDF5 has no szip");
+      if (H5Zfilter_avail(H5Z_FILTER_SZIP) <= 0)
+        throw Error("--compression szip: this HDF5 has no szip");
       check(H5Pset_szip(dcpl, H5_SZIP_NN_OPTION_MASK, 32), "cannot set szip compression");
       return;
   }
@@ -156,10 +171,12 @@ void write_dataset(hid_t file, const std::string& name, const std::vector<hsize_
     std::vector<hsize_t> chunk(shape);
     // Chunks of at most ~1 MiB along the first axis.
     std::size_t row = n / shape[0];
-    chunk[0] = std::max<hsize_t>(1, std::min<hsize_t>(shape[0], (1u << 20) / (sizeof(T) * row) + 1));
+    chunk[0] =
+        std::max<hsize_t>(1, std::min<hsize_t>(shape[0], (1u << 20) / (sizeof(T) * row) + 1));
     H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data());
     if (compression.kind == Compression::Kind::gzip) {
-      H5Pset_deflate(plist.get(), static_cast<unsigned>(compression.level));  // as before: no shuffle
+      H5Pset_deflate(plist.get(),
+                     static_cast<unsigned>(compression.level));  // as before: no shuffle
     } else {
       apply_compression(plist.get(), compression, sizeof(T));
     }
@@ -198,7 +215,8 @@ void write_attribute(hid_t obj, const std::string& name, const std::vector<doubl
   const hsize_t n = values.size();
   Handle space(H5Screate_simple(1, &n, nullptr));
   Handle a(H5Acreate2(obj, name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
-  check(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, values.data()), "cannot write attribute '" + name + "'");
+  check(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, values.data()),
+        "cannot write attribute '" + name + "'");
 }
 
 std::string read_string_attribute(hid_t obj, const std::string& name, const std::string& source) {
@@ -261,17 +279,29 @@ long long read_int_attribute(hid_t obj, const std::string& name, const std::stri
 
 template std::vector<double> read_dataset<double>(hid_t, const std::string&, const std::string&);
 template std::vector<float> read_dataset<float>(hid_t, const std::string&, const std::string&);
-template std::vector<std::int32_t> read_dataset<std::int32_t>(hid_t, const std::string&, const std::string&);
-template std::vector<std::uint32_t> read_dataset<std::uint32_t>(hid_t, const std::string&, const std::string&);
-template std::vector<std::int64_t> read_dataset<std::int64_t>(hid_t, const std::string&, const std::string&);
-template std::vector<std::uint64_t> read_dataset<std::uint64_t>(hid_t, const std::string&, const std::string&);
-template void write_dataset<double>(hid_t, const std::string&, const std::vector<hsize_t>&, const double*);
-template void write_dataset<double>(hid_t, const std::string&, const std::vector<hsize_t>&, const double*, const Compression&);
-template void write_dataset<float>(hid_t, const std::string&, const std::vector<hsize_t>&, const float*, const Compression&);
-template void write_dataset<float>(hid_t, const std::string&, const std::vector<hsize_t>&, const float*);
-template void write_dataset<std::int32_t>(hid_t, const std::string&, const std::vector<hsize_t>&, const std::int32_t*);
-template void write_dataset<std::uint32_t>(hid_t, const std::string&, const std::vector<hsize_t>&, const std::uint32_t*);
-template void write_dataset<std::int64_t>(hid_t, const std::string&, const std::vector<hsize_t>&, const std::int64_t*);
-template void write_dataset<std::uint64_t>(hid_t, const std::string&, const std::vector<hsize_t>&, const std::uint64_t*);
+template std::vector<std::int32_t> read_dataset<std::int32_t>(hid_t, const std::string&,
+                                                              const std::string&);
+template std::vector<std::uint32_t> read_dataset<std::uint32_t>(hid_t, const std::string&,
+                                                                const std::string&);
+template std::vector<std::int64_t> read_dataset<std::int64_t>(hid_t, const std::string&,
+                                                              const std::string&);
+template std::vector<std::uint64_t> read_dataset<std::uint64_t>(hid_t, const std::string&,
+                                                                const std::string&);
+template void write_dataset<double>(hid_t, const std::string&, const std::vector<hsize_t>&,
+                                    const double*);
+template void write_dataset<double>(hid_t, const std::string&, const std::vector<hsize_t>&,
+                                    const double*, const Compression&);
+template void write_dataset<float>(hid_t, const std::string&, const std::vector<hsize_t>&,
+                                   const float*, const Compression&);
+template void write_dataset<float>(hid_t, const std::string&, const std::vector<hsize_t>&,
+                                   const float*);
+template void write_dataset<std::int32_t>(hid_t, const std::string&, const std::vector<hsize_t>&,
+                                          const std::int32_t*);
+template void write_dataset<std::uint32_t>(hid_t, const std::string&, const std::vector<hsize_t>&,
+                                           const std::uint32_t*);
+template void write_dataset<std::int64_t>(hid_t, const std::string&, const std::vector<hsize_t>&,
+                                          const std::int64_t*);
+template void write_dataset<std::uint64_t>(hid_t, const std::string&, const std::vector<hsize_t>&,
+                                           const std::uint64_t*);
 
 }  // namespace fastmu::io::h5

@@ -114,7 +114,8 @@ const Element& element_by_symbol(const std::string& symbol) {
   for (const Element& e : kElements) {
     if (symbol == e.symbol) return e;
   }
-  throw Error("unknown element symbol '" + symbol + "' (symbols are case-sensitive, e.g. Fe, Pb, H)");
+  throw Error("unknown element symbol '" + symbol +
+              "' (symbols are case-sensitive, e.g. Fe, Pb, H)");
 }
 
 namespace materials_detail {

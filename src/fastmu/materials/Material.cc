@@ -16,10 +16,18 @@ constexpr double kHbarCEvCm = 1.973269804e-5;
 // PDG Table 34.2 / eq. 34.26): tabulated for Z <= 4, Thomas-Fermi above.
 void radiation_logs(int z, double& l_rad, double& l_rad_prime) {
   switch (z) {
-    case 1: l_rad = 5.31, l_rad_prime = 6.144; return;
-    case 2: l_rad = 4.79, l_rad_prime = 5.621; return;
-    case 3: l_rad = 4.74, l_rad_prime = 5.805; return;
-    case 4: l_rad = 4.71, l_rad_prime = 5.924; return;
+    case 1:
+      l_rad = 5.31, l_rad_prime = 6.144;
+      return;
+    case 2:
+      l_rad = 4.79, l_rad_prime = 5.621;
+      return;
+    case 3:
+      l_rad = 4.74, l_rad_prime = 5.805;
+      return;
+    case 4:
+      l_rad = 4.71, l_rad_prime = 5.924;
+      return;
     default:
       l_rad = std::log(184.15 * std::pow(z, -1.0 / 3.0));
       l_rad_prime = std::log(1194.0 * std::pow(z, -2.0 / 3.0));
@@ -81,8 +89,8 @@ double Material::radiation_length_m() const {
 }
 
 std::string Material::definition() const {
-  std::string s = name + ": " + format_number(density_g_cm3) + " g/cm3, I = " +
-                  format_number(mean_excitation_ev) + " eV";
+  std::string s = name + ": " + format_number(density_g_cm3) +
+                  " g/cm3, I = " + format_number(mean_excitation_ev) + " eV";
   for (const MaterialComponent& c : components) {
     const Element& e = element_by_z(c.z);
     s += ", ";

@@ -12,7 +12,8 @@ struct Element {
   int z = 0;
   const char* symbol = "";
   double a_g_per_mol = 0;  // standard atomic weight
-  double mean_excitation_ev = 0;  // I of the element in its reference state (ICRU 37/49 / Geant4 NIST)
+  double mean_excitation_ev =
+      0;  // I of the element in its reference state (ICRU 37/49 / Geant4 NIST)
 };
 
 // Looks up by atomic number (1..98) or symbol ("Fe"); throws fastmu::Error if unknown.
@@ -39,17 +40,17 @@ DensityEffect sternheimer_peierls_density_effect(double mean_excitation_ev, doub
 
 struct MaterialComponent {
   int z = 0;
-  double a_g_per_mol = 0;   // the element's A, or an effective one (standard rock: Z = 11, A = 22)
+  double a_g_per_mol = 0;  // the element's A, or an effective one (standard rock: Z = 11, A = 22)
   double mass_fraction = 0;
 };
 
 struct Material {
-  std::string name;                    // e.g. "G4_Fe"
+  std::string name;  // e.g. "G4_Fe"
   double density_g_cm3 = 0;
-  double mean_excitation_ev = 0;       // I
+  double mean_excitation_ev = 0;              // I
   std::vector<MaterialComponent> components;  // mass fractions summing to 1
   DensityEffect density_effect;
-  bool gas = false;                    // state (only the density-effect parameters depend on it)
+  bool gas = false;  // state (only the density-effect parameters depend on it)
 
   // <Z/A> in mol/g.
   double z_over_a() const;
@@ -83,9 +84,9 @@ class MaterialLibrary {
 
   // Defines a custom material from density [g/cm3] and mass fractions by element
   // symbol (normalised to 1; a sum that differs from 1 by more than 1e-3 gives a
-  // one-line warning on stderr, as Geant4's G4Material::AddElement does). I follows the Bragg additivity rule (Geant4's
-  // choice for mixtures), density-effect parameters the Sternheimer-Peierls
-  // general formulas. Throws fastmu::Error for an unknown element, a
+  // one-line warning on stderr, as Geant4's G4Material::AddElement does). I follows the Bragg
+  // additivity rule (Geant4's choice for mixtures), density-effect parameters the
+  // Sternheimer-Peierls general formulas. Throws fastmu::Error for an unknown element, a
   // non-positive density or fraction, or a name that is already taken.
   const Material& add_custom(const std::string& name, double density_g_cm3,
                              const std::map<std::string, double>& mass_fractions);

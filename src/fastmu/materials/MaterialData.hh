@@ -23,7 +23,7 @@ const SimpleMaterialRow& simple_material(int z);  // z in 1..kMaxZ
 // One fit of Sternheimer, Berger & Seltzer, Atom. Data Nucl. Data Tables 30
 // (1984) 261, as tabulated in Geant4's G4DensityEffectData.
 struct SternheimerRow {
-  const char* name;        // Geant4 material name the fit belongs to
+  const char* name;  // Geant4 material name the fit belongs to
   double plasma_energy_ev;
   double cbar, x0, x1, a, m, delta0;
   double mean_excitation_ev;  // the I the fit was made with

@@ -46,11 +46,27 @@ std::vector<CompoundDef> compound_definitions() {
   return {
       // NIST compounds
       {"G4_WATER", 1.0, 78.0, false, A::atom_count, {{1, 2}, {8, 1}}},
-      {"G4_AIR", 0.00120479, 85.7, true, A::mass_fraction,
+      {"G4_AIR",
+       0.00120479,
+       85.7,
+       true,
+       A::mass_fraction,
        {{6, 0.000124}, {7, 0.755267}, {8, 0.231781}, {18, 0.012827}}},
-      {"G4_CONCRETE", 2.3, 135.2, false, A::mass_fraction,
-       {{1, 0.01}, {6, 0.001}, {8, 0.529107}, {11, 0.016}, {12, 0.002}, {13, 0.033872},
-        {14, 0.337021}, {19, 0.013}, {20, 0.044}, {26, 0.014}}},
+      {"G4_CONCRETE",
+       2.3,
+       135.2,
+       false,
+       A::mass_fraction,
+       {{1, 0.01},
+        {6, 0.001},
+        {8, 0.529107},
+        {11, 0.016},
+        {12, 0.002},
+        {13, 0.033872},
+        {14, 0.337021},
+        {19, 0.013},
+        {20, 0.044},
+        {26, 0.014}}},
       {"G4_POLYETHYLENE", 0.94, 57.4, false, A::atom_count, {{6, 1}, {1, 2}}},
       {"G4_KAPTON", 1.42, 79.6, false, A::atom_count, {{6, 22}, {1, 10}, {7, 2}, {8, 5}}},
       {"G4_SILICON_DIOXIDE", 2.32, 139.2, false, A::mass_fraction, {{8, 0.532565}, {14, 0.467435}}},
@@ -107,7 +123,8 @@ std::vector<Material> make_builtin_materials() {
     spec.components = {{z, e.a_g_per_mol, 1.0}};
     out.push_back(finish_material(std::move(spec)));
   }
-  for (const CompoundDef& def : compound_definitions()) out.push_back(finish_material(to_spec(def)));
+  for (const CompoundDef& def : compound_definitions())
+    out.push_back(finish_material(to_spec(def)));
   out.push_back(standard_rock());
   return out;
 }

@@ -92,7 +92,8 @@ const Material& MaterialLibrary::add_custom(const std::string& name, double dens
   // G4Material::AddElement (mass fractions) warns when |1 - sum| > perThousand
   // and goes on; fastmu warns the same way and normalises.
   if (std::fabs(1.0 - total) > kMassFractionSumTolerance) {
-    std::fprintf(stderr, "fastmu: warning: %s: mass fractions sum to %.6g, not 1; normalised to 1\n",
+    std::fprintf(stderr,
+                 "fastmu: warning: %s: mass fractions sum to %.6g, not 1; normalised to 1\n",
                  where.c_str(), total);
   }
   for (MaterialComponent& c : spec.components) c.mass_fraction /= total;

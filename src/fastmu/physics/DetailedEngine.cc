@@ -30,18 +30,20 @@ std::shared_ptr<const MultipleScattering> msc_for(const Material& material) {
 
 void check_common(double p_lo, double p_hi, int charge) {
   if (!(p_lo > 0) || !std::isfinite(p_lo)) throw Error("momentum must be positive and finite");
-  if (!(p_hi >= p_lo) || !std::isfinite(p_hi)) throw Error("maximum momentum must be >= the momentum");
+  if (!(p_hi >= p_lo) || !std::isfinite(p_hi))
+    throw Error("maximum momentum must be >= the momentum");
   if (charge != 1 && charge != -1) throw Error("charge must be -1 or 1");
 }
 
 template <class Volume>
-std::vector<MuonSample> run(const Material& material, const Volume& volume, Vec3 field,
-                            double p_lo, double p_hi, std::size_t n, int charge,
-                            std::uint64_t seed, int threads, const PhysicsOptions& options,
-                            const ProgressCallback& progress, std::uint64_t first_id = 0) {
+std::vector<MuonSample> run(const Material& material, const Volume& volume, Vec3 field, double p_lo,
+                            double p_hi, std::size_t n, int charge, std::uint64_t seed, int threads,
+                            const PhysicsOptions& options, const ProgressCallback& progress,
+                            std::uint64_t first_id = 0) {
   const auto tables = MuonPhysicsTables::get(material, options);
   const auto msc = msc_for(material);
-  const MuonStepper<Volume> stepper(tables->view(), *msc, volume, UniformField::from(field), options);
+  const MuonStepper<Volume> stepper(tables->view(), *msc, volume, UniformField::from(field),
+                                    options);
   std::vector<MuonSample> out(n);
   parallel_for_chunks(n, threads, chunk_size, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
@@ -88,7 +90,8 @@ std::vector<MuonSample> transport_slab(const Material& material, double thicknes
                                        const PhysicsOptions& options,
                                        const ProgressCallback& progress) {
   check_common(p_lo, p_hi, charge);
-  if (!(thickness_m > 0) || !std::isfinite(thickness_m)) throw Error("thickness must be positive and finite");
+  if (!(thickness_m > 0) || !std::isfinite(thickness_m))
+    throw Error("thickness must be positive and finite");
   return run(material, SlabVolume{thickness_m, 20.0}, field_tesla, p_lo, p_hi, n, charge, seed,
              threads, options, progress);
 }

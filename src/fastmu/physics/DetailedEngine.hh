@@ -15,10 +15,10 @@
 namespace fastmu {
 
 struct PhysicsOptions {
-  bool photonuclear = false;  // off by default, as in the Geant4 reference samples
-  bool decay = false;         // off by default
+  bool photonuclear = false;         // off by default, as in the Geant4 reference samples
+  bool decay = false;                // off by default
   double production_cut_m = 0.7e-3;  // range cut for secondaries (Geant4 default 0.7 mm)
-  double tracking_cut_gev = 1e-3;   // muons below this kinetic energy [GeV] stop
+  double tracking_cut_gev = 1e-3;    // muons below this kinetic energy [GeV] stop
 };
 
 // A recorded muon: initial momentum p0 along +z and the final state

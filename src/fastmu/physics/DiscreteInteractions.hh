@@ -51,7 +51,8 @@ FASTMU_HD inline MuonKick knock_on_electron(double t, Vec3 dir, double cut, Rng&
 template <class Rng>
 FASTMU_HD inline double mephi_cos_theta(double t, double k, Rng& rng) {
   const double gam = 1.0 + t / constants::muon_mass;
-  const double rmax = gam * 0.5 * constants::pi * std::min(1.0, gam * constants::muon_mass / k - 1.0);
+  const double rmax =
+      gam * 0.5 * constants::pi * std::min(1.0, gam * constants::muon_mass / k - 1.0);
   const double rmax2 = rmax * rmax;
   const double x = random::uniform(rng) * rmax2 / (1.0 + rmax2);
   const double theta = std::sqrt(x / (1.0 - x)) / gam;

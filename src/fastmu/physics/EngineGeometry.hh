@@ -44,8 +44,8 @@ struct SlabVolume {
     return std::max(d, 0.0);
   }
   FASTMU_HD double safety(Vec3 pos) const {
-    const double s = std::min({pos.z, thickness - pos.z, half_width - std::abs(pos.x),
-                               half_width - std::abs(pos.y)});
+    const double s = std::min(
+        {pos.z, thickness - pos.z, half_width - std::abs(pos.x), half_width - std::abs(pos.y)});
     return std::max(s, 0.0);
   }
   FASTMU_HD bool inside(Vec3 pos) const {

@@ -15,8 +15,8 @@
 namespace fastmu {
 
 struct UniformField {
-  Vec3 b_hat{};     // unit vector along B
-  double b_t = 0;   // |B| [T]
+  Vec3 b_hat{};    // unit vector along B
+  double b_t = 0;  // |B| [T]
 
   FASTMU_HD static UniformField from(Vec3 b) {
     UniformField f;
@@ -40,8 +40,8 @@ struct UniformField {
 // Advances pos and dir by path length s along the helix of curvature kappa about b_hat.
 FASTMU_HD inline void helix_advance(Vec3& pos, Vec3& dir, double s, double kappa, Vec3 b_hat) {
   const Vec3 par = dot(dir, b_hat) * b_hat;
-  const Vec3 u = dir - par;            // transverse part
-  const Vec3 w = cross(u, b_hat);      // direction of the bending
+  const Vec3 u = dir - par;        // transverse part
+  const Vec3 w = cross(u, b_hat);  // direction of the bending
   const double phi = kappa * s;
   double sin_over_k, one_minus_cos_over_k;
   if (std::abs(phi) < 1e-5) {

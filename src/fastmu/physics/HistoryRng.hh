@@ -29,7 +29,8 @@ class HistoryRng {
     const Philox4 b = philox_block(seed, id, 0, stream);
     s0_ = (static_cast<std::uint64_t>(b.v[1]) << 32) | b.v[0];
     s1_ = (static_cast<std::uint64_t>(b.v[3]) << 32) | b.v[2];
-    if ((s0_ | s1_) == 0) s0_ = 0x9E3779B97F4A7C15ull;  // the one invalid state (probability 2^-128)
+    if ((s0_ | s1_) == 0)
+      s0_ = 0x9E3779B97F4A7C15ull;  // the one invalid state (probability 2^-128)
   }
 
   FASTMU_HD FASTMU_FORCEINLINE std::uint64_t next_u64() {

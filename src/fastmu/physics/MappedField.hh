@@ -22,15 +22,16 @@ namespace fastmu {
 
 template <class Map>
 struct MappedField {
-  Vec3 uniform{};              // the volume's own field [T]
-  const Map* map = nullptr;    // added everywhere (zero outside its region)
-  double b_max = 0;            // an upper bound of |uniform + map| [T] (step limits)
+  Vec3 uniform{};            // the volume's own field [T]
+  const Map* map = nullptr;  // added everywhere (zero outside its region)
+  double b_max = 0;          // an upper bound of |uniform + map| [T] (step limits)
   double tolerance_m = 1e-6;
 
   bool on() const { return true; }
 
   Vec3 at(Vec3 r) const {
-    const auto b = map->at(static_cast<float>(r.x), static_cast<float>(r.y), static_cast<float>(r.z));
+    const auto b =
+        map->at(static_cast<float>(r.x), static_cast<float>(r.y), static_cast<float>(r.z));
     return {uniform.x + b.x, uniform.y + b.y, uniform.z + b.z};
   }
 
@@ -65,11 +66,11 @@ struct MappedField {
   double cash_karp(Vec3 r, Vec3 u, double h, double k, Vec3& r1, Vec3& u1) const {
     constexpr double b21 = 1.0 / 5, b31 = 3.0 / 40, b32 = 9.0 / 40, b41 = 3.0 / 10, b42 = -9.0 / 10,
                      b43 = 6.0 / 5, b51 = -11.0 / 54, b52 = 5.0 / 2, b53 = -70.0 / 27,
-                     b54 = 35.0 / 27, b61 = 1631.0 / 55296, b62 = 175.0 / 512,
-                     b63 = 575.0 / 13824, b64 = 44275.0 / 110592, b65 = 253.0 / 4096;
+                     b54 = 35.0 / 27, b61 = 1631.0 / 55296, b62 = 175.0 / 512, b63 = 575.0 / 13824,
+                     b64 = 44275.0 / 110592, b65 = 253.0 / 4096;
     constexpr double c1 = 37.0 / 378, c3 = 250.0 / 621, c4 = 125.0 / 594, c6 = 512.0 / 1771;
-    constexpr double d1 = c1 - 2825.0 / 27648, d3 = c3 - 18575.0 / 48384,
-                     d4 = c4 - 13525.0 / 55296, d5 = -277.0 / 14336, d6 = c6 - 0.25;
+    constexpr double d1 = c1 - 2825.0 / 27648, d3 = c3 - 18575.0 / 48384, d4 = c4 - 13525.0 / 55296,
+                     d5 = -277.0 / 14336, d6 = c6 - 0.25;
     // Stage k: (dr, du) = (u_k, k u_k x B(r_k)).
     const Vec3 kr1 = u, ku1 = derivative_u(r, u, k);
     Vec3 ri = r + (h * b21) * kr1, ui = u + (h * b21) * ku1;

@@ -16,8 +16,9 @@ constexpr double btf = 183.0, btf1 = 1429.0, bh = 202.4, bh1 = 446.0;
 MuBremsstrahlung::MuBremsstrahlung(const Material& material) {
   for (const auto& c : material.components) {
     if (c.mass_fraction <= 0) continue;
-    elements_.push_back({c.z, c.a_g_per_mol,
-                         material.density_g_cm3 * constants::avogadro * c.mass_fraction / c.a_g_per_mol});
+    elements_.push_back(
+        {c.z, c.a_g_per_mol,
+         material.density_g_cm3 * constants::avogadro * c.mass_fraction / c.a_g_per_mol});
   }
 }
 
@@ -49,7 +50,8 @@ double MuBremsstrahlung::dxs_per_atom_mev(int iz, double a, double t_mev, double
   const double epmax1 = e / (1.0 + 0.5 * mass * rmass / e);
   if (k_mev < epmax1) {
     const double rab2 = b1 / (z13 * z13);
-    fe = std::max(0.0, std::log(rab2 * mass / ((1.0 + delta * rmass / (me * sqrte)) * (me + rab0 * rab2))));
+    fe = std::max(
+        0.0, std::log(rab2 * mass / ((1.0 + delta * rmass / (me * sqrte)) * (me + rab0 * rab2))));
   }
   return std::max(0.0, coeff * (1.0 - v * (1.0 - 0.75 * v)) * z * (fn * z + fe) / k_mev);
 }

@@ -69,7 +69,8 @@ double MuIonisation::cross_section(double t_gev, double cut_gev) const {
   const double etot = t + mass;
   const double e2 = etot * etot;
   const double beta2 = t * (t + 2.0 * mass) / e2;
-  double cross = 1.0 / cut - 1.0 / tmax - beta2 * std::log(tmax / cut) / tmax + 0.5 * (tmax - cut) / e2;
+  double cross =
+      1.0 / cut - 1.0 / tmax - beta2 * std::log(tmax / cut) / tmax + 0.5 * (tmax - cut) / e2;
   if (tmax > limit_kin_mev) {
     const double logtmin = std::log(std::max(cut, limit_kin_mev));
     const double logstep = std::log(tmax) - logtmin;

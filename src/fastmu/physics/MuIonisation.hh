@@ -56,7 +56,8 @@ FASTMU_HD inline DeltaRay sample_delta_ray(double t_gev, double cut_gev, Rng& rn
   constexpr double alpha_prime = constants::fine_structure / constants::two_pi;
   const double tau = t_gev / mass;
   const double ratio = me / mass;
-  const double tmax = 2.0 * me * tau * (tau + 2.0) / (1.0 + 2.0 * (tau + 1.0) * ratio + ratio * ratio);
+  const double tmax =
+      2.0 * me * tau * (tau + 2.0) / (1.0 + 2.0 * (tau + 1.0) * ratio + ratio * ratio);
   const double tmin = cut_gev;
   const double etot = t_gev + mass;
   const double etot2 = etot * etot;

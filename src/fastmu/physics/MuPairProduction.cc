@@ -55,9 +55,13 @@ double MuPairProduction::dxs_per_atom_mev(double z, double t_mev, double eps) {
   // Screening constants and the atomic-electron term zeta.
   double bbb, g1, g2;
   if (z < 1.5) {
-    bbb = 202.4; g1 = 4.4e-5; g2 = 4.8e-5;
+    bbb = 202.4;
+    g1 = 4.4e-5;
+    g2 = 4.8e-5;
   } else {
-    bbb = 183.0; g1 = 1.95e-5; g2 = 5.3e-5;
+    bbb = 183.0;
+    g1 = 1.95e-5;
+    g2 = 5.3e-5;
   }
   double zeta = 0;
   const double z1exp = etot / (mass + g1 * z23 * etot);

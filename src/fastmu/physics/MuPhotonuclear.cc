@@ -25,15 +25,16 @@ double MuPhotonuclear::dxs(double t_gev, double eps) const {
   const double mass = constants::muon_mass;
   const double etot = t_gev + mass;
   if (eps >= etot - 0.5 * constants::proton_mass || eps <= min_transfer_gev) return 0;
-  constexpr double lambda2 = 0.400;      // GeV^2: vector-meson mass scale
-  constexpr double lambda = 0.632456;    // GeV
+  constexpr double lambda2 = 0.400;    // GeV^2: vector-meson mass scale
+  constexpr double lambda = 0.632456;  // GeV
   const double coeffn = constants::fine_structure / constants::pi;
   const double sigph_cm2 =
       (49.2 + 11.1 * std::log(eps) + 151.8 / std::sqrt(eps)) * units::cm2_per_microbarn;
   const double v = eps / etot, v1 = 1.0 - v, v2 = v * v;
   const double mass2 = mass * mass;
   const double up = etot * etot * v1 / mass2 * (1.0 + mass2 * v2 / (lambda2 * v1));
-  const double down = 1.0 + eps / lambda * (1.0 + lambda / (2.0 * constants::proton_mass) + eps / lambda);
+  const double down =
+      1.0 + eps / lambda * (1.0 + lambda / (2.0 * constants::proton_mass) + eps / lambda);
   const double shape = -v1 + (v1 + 0.5 * v2 * (1.0 + 2.0 * mass2 / lambda2)) * std::log(up / down);
   if (shape <= 0) return 0;
   double sum = 0;  // 1/(cm GeV)

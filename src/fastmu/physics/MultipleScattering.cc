@@ -19,7 +19,8 @@ namespace {
 constexpr double default_range_cut_m = 0.7e-3;
 // Thomas-Fermi screening radius a_TF = 0.88534 a_B Z^-1/3 written as
 // alpha * m_e / 0.88534 in momentum units [GeV].
-constexpr double thomas_fermi_momentum = constants::fine_structure * constants::electron_mass / 0.88534;
+constexpr double thomas_fermi_momentum =
+    constants::fine_structure * constants::electron_mass / 0.88534;
 // Nuclear form factor constant of Butkevich et al. (2002): f = 6.937e-6 MeV^-2 * A^0.54.
 constexpr double form_factor_gev2 = 6.937e-6 * 1e6;
 // hbar c [GeV fm]: the nuclear-size angular limit is hbar c / (R p) with R ~ A^1/3 fm.
@@ -38,7 +39,8 @@ MultipleScatteringData build(const Material& material, double electron_cut_gev) 
                 std::to_string(MultipleScatteringData::max_elements));
   }
   if (!(material.density_g_cm3 > 0)) {
-    throw Error("material '" + material.name + "': density must be positive for multiple scattering");
+    throw Error("material '" + material.name +
+                "': density must be positive for multiple scattering");
   }
   const double alpha2 = constants::fine_structure * constants::fine_structure;
   double n_total = 0, inv_a23 = 0, max_slope_ratio = 0;
@@ -50,8 +52,8 @@ MultipleScatteringData build(const Material& material, double electron_cut_gev) 
     const int i = d.num_elements++;
     const double z = c.z;
     // Atoms per m^3.
-    const double n = material.density_g_cm3 * c.mass_fraction * constants::avogadro /
-                     c.a_g_per_mol * 1e6;
+    const double n =
+        material.density_g_cm3 * c.mass_fraction * constants::avogadro / c.a_g_per_mol * 1e6;
     d.z[i] = c.z;
     d.n_z2[i] = n * z * z;
     d.n_z[i] = n * z;
@@ -109,7 +111,8 @@ MultipleScatteringData build(const Material& material, double electron_cut_gev) 
     } else {
       for (int it = 0; it < 200; ++it) {
         const double mid = 0.5 * (lo + hi);
-        if (msc_detail::max_electron_transfer(std::exp(mid)) > electron_cut_gev) hi = mid; else lo = mid;
+        if (msc_detail::max_electron_transfer(std::exp(mid)) > electron_cut_gev) hi = mid;
+        else lo = mid;
       }
       d.p2_above_electron_cut = std::exp(hi) * (1.0 + 1e-6);
     }

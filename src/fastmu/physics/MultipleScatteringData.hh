@@ -16,13 +16,13 @@ struct MultipleScatteringData {
 
   // Per element. n = atoms per m^3.
   int z[max_elements] = {};
-  double n_z2[max_elements] = {};        // n Z^2: weight of scattering off the nucleus
-  double n_z[max_elements] = {};         // n Z: weight of scattering off the Z atomic electrons
-  double screen_base[max_elements] = {}; // a at beta = 1 [GeV^2]
-  double screen_slope[max_elements] = {};// da / d(1/beta^2 - 1) [GeV^2]
-  double screen_cap[max_elements] = {};  // upper bound of a (Geant4's min(1.13 Z, ...)) [GeV^2]
-  double form_factor[max_elements] = {}; // nuclear size: rate x (1 + f u)^-2, f [1/GeV^2]
-  double cum_n_z2[max_elements] = {};    // running sums for element selection
+  double n_z2[max_elements] = {};          // n Z^2: weight of scattering off the nucleus
+  double n_z[max_elements] = {};           // n Z: weight of scattering off the Z atomic electrons
+  double screen_base[max_elements] = {};   // a at beta = 1 [GeV^2]
+  double screen_slope[max_elements] = {};  // da / d(1/beta^2 - 1) [GeV^2]
+  double screen_cap[max_elements] = {};    // upper bound of a (Geant4's min(1.13 Z, ...)) [GeV^2]
+  double form_factor[max_elements] = {};   // nuclear size: rate x (1 + f u)^-2, f [1/GeV^2]
+  double cum_n_z2[max_elements] = {};      // running sums for element selection
   double cum_n_z[max_elements] = {};
 
   // Material sums (beta = 1 values and slopes in y = 1/beta^2 - 1).

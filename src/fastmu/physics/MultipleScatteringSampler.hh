@@ -61,9 +61,10 @@ struct MscDeflection {
 namespace msc_detail {
 
 // 2 pi (m_e c^2 r_e)^2 [GeV^2 m^2]: the Rutherford prefactor in u.
-inline constexpr double electron_mass_radius = constants::electron_mass *
-                                               constants::classical_electron_radius_cm * 1e-2;
-inline constexpr double rutherford_k = constants::two_pi * electron_mass_radius * electron_mass_radius;
+inline constexpr double electron_mass_radius =
+    constants::electron_mass * constants::classical_electron_radius_cm * 1e-2;
+inline constexpr double rutherford_k =
+    constants::two_pi * electron_mass_radius * electron_mass_radius;
 // Geant4 WentzelVI single-scattering factor: threshold angle^2 = 1.25 x
 // the step's mean (1 - cos theta).
 inline constexpr double single_scattering_factor = 1.25;
@@ -79,12 +80,12 @@ FASTMU_HD inline double transport_integral(double x) {
 
 // The per-step material state at given momentum.
 struct Kinematics {
-  double y;          // 1/beta^2 - 1 = m^2 / p^2
-  double k;          // K [GeV^2 m^2]
-  double u_e;        // upper u of scattering off electrons [GeV^2]
-  double log_u_e;    // ln(u_e)
-  double log_a_z2;   // sum n Z^2 ln a
-  double log_a_z;    // sum n Z ln a
+  double y;         // 1/beta^2 - 1 = m^2 / p^2
+  double k;         // K [GeV^2 m^2]
+  double u_e;       // upper u of scattering off electrons [GeV^2]
+  double log_u_e;   // ln(u_e)
+  double log_a_z2;  // sum n Z^2 ln a
+  double log_a_z;   // sum n Z ln a
 };
 
 FASTMU_HD inline double screening(const MultipleScatteringData& d, int i, double y) {
@@ -110,8 +111,8 @@ FASTMU_HD inline double transport_sum(const MultipleScatteringData& d, const Kin
 }
 
 // Sum over elements of w_i * [1/(u1 + a_i) - 1/(u2 + a_i)].
-FASTMU_HD inline double total_sum(const MultipleScatteringData& d, const Kinematics& kin,
-                                  double u1, double u2, bool nuclei) {
+FASTMU_HD inline double total_sum(const MultipleScatteringData& d, const Kinematics& kin, double u1,
+                                  double u2, bool nuclei) {
   if (!(u2 > u1)) return 0.0;
   if (u1 > asymptotic_ratio * d.max_screen * (1.0 + kin.y)) {
     return (nuclei ? d.sum_n_z2 : d.sum_n_z) * (1.0 / u1 - 1.0 / u2);
@@ -151,7 +152,8 @@ FASTMU_HD inline Kinematics make_kinematics(const MultipleScatteringData& d, dou
   }
   if (d.max_slope_ratio * kin.y < 0.01) {
     // ln a_i = ln base_i + ln(1 + r_i y), expanded to second order.
-    kin.log_a_z2 = d.log_screen_n_z2 + kin.y * (d.dlog_screen_n_z2 - 0.5 * kin.y * d.d2log_screen_n_z2);
+    kin.log_a_z2 =
+        d.log_screen_n_z2 + kin.y * (d.dlog_screen_n_z2 - 0.5 * kin.y * d.d2log_screen_n_z2);
     kin.log_a_z = d.log_screen_n_z + kin.y * (d.dlog_screen_n_z - 0.5 * kin.y * d.d2log_screen_n_z);
   } else {
     kin.log_a_z2 = kin.log_a_z = 0;
@@ -167,7 +169,9 @@ FASTMU_HD inline Kinematics make_kinematics(const MultipleScatteringData& d, dou
 // Uniform in (0, 1) from one 32-bit word: enough resolution here (the
 // exponential tails reach 22 means) at half the cost of 53-bit draws.
 template <class Rng>
-FASTMU_HD inline double uniform32(Rng& rng) { return to_unit_open(rng.next_u32()); }
+FASTMU_HD inline double uniform32(Rng& rng) {
+  return to_unit_open(rng.next_u32());
+}
 
 // u in [u1, u2] from 1/(u + a)^2 by inversion.
 FASTMU_HD inline double sample_rutherford(double u1, double u2, double a, double r) {
@@ -238,8 +242,8 @@ FASTMU_HD inline MscDeflection sample_msc(const MultipleScatteringData& d, doubl
       const double pick = uniform32(rng) * rate;
       const bool on_nucleus = pick < rate_nuc;
       const double* cum = on_nucleus ? d.cum_n_z2 : d.cum_n_z;
-      const double want = (on_nucleus ? pick / rate_nuc : (pick - rate_nuc) / rate_el) *
-                          cum[d.num_elements - 1];
+      const double want =
+          (on_nucleus ? pick / rate_nuc : (pick - rate_nuc) / rate_el) * cum[d.num_elements - 1];
       int i = 0;
       while (i < d.num_elements - 1 && cum[i] < want) ++i;
       const double a = screening(d, i, kin.y);

@@ -19,7 +19,7 @@ namespace {
 
 constexpr double grid_t_min = 1e-4;  // GeV
 constexpr int grid_per_decade = 40;
-constexpr int grid_decades = 9;      // up to 100 TeV
+constexpr int grid_decades = 9;  // up to 100 TeV
 constexpr int transfer_bins = 96;
 // 2-point Gauss-Legendre per bin (bins are ~0.1-0.2 wide in ln k, where the
 // spectra are smooth): exact to ~1e-4 and 4x cheaper than 8 points.
@@ -76,14 +76,16 @@ MuonPhysicsTables::MuonPhysicsTables(const Material& material, const PhysicsOpti
 
   dedx_.resize(n);
   for (auto& v : xs_) v.assign(n, 0.0);
-  for (int p = kBrems; p < kNumDiscrete; ++p) cdf_[p].assign(std::size_t(n) * (transfer_bins + 1), 0.0);
+  for (int p = kBrems; p < kNumDiscrete; ++p)
+    cdf_[p].assign(std::size_t(n) * (transfer_bins + 1), 0.0);
 
   for (int i = 0; i < n; ++i) {
     const double ti = t[i];
     double d = ioni.dedx(ti, cuts_.electron_gev);
     xs_[kDelta][i] = ioni.cross_section(ti, cuts_.electron_gev);
     if (ti > MuBremsstrahlung::lowest_kinetic_gev) {
-      d += integrals::loss_rate(brems, ti, MuBremsstrahlung::min_photon_gev, std::min(brems_cut, ti));
+      d += integrals::loss_rate(brems, ti, MuBremsstrahlung::min_photon_gev,
+                                std::min(brems_cut, ti));
       xs_[kBrems][i] = fill_transfer_table(brems, ti, brems_cut, brems.max_transfer(ti),
                                            &cdf_[kBrems][std::size_t(i) * (transfer_bins + 1)]);
     }
@@ -94,8 +96,9 @@ MuonPhysicsTables::MuonPhysicsTables(const Material& material, const PhysicsOpti
                                           &cdf_[kPair][std::size_t(i) * (transfer_bins + 1)]);
     }
     if (options.photonuclear && ti > MuPhotonuclear::lowest_kinetic_gev) {
-      xs_[kPhotonuclear][i] = fill_transfer_table(photonuc, ti, pn_cut, photonuc.max_transfer(ti),
-                                                  &cdf_[kPhotonuclear][std::size_t(i) * (transfer_bins + 1)]);
+      xs_[kPhotonuclear][i] =
+          fill_transfer_table(photonuc, ti, pn_cut, photonuc.max_transfer(ti),
+                              &cdf_[kPhotonuclear][std::size_t(i) * (transfer_bins + 1)]);
     }
     dedx_[i] = d;
   }

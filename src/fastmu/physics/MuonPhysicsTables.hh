@@ -24,22 +24,29 @@
 namespace fastmu {
 
 // Discrete processes, in table order.
-enum DiscreteProcess : int { kDelta = 0, kBrems = 1, kPair = 2, kPhotonuclear = 3, kNumDiscrete = 4 };
+enum DiscreteProcess : int {
+  kDelta = 0,
+  kBrems = 1,
+  kPair = 2,
+  kPhotonuclear = 3,
+  kNumDiscrete = 4
+};
 
 struct MuonPhysicsView {
-  int n = 0;                 // grid points
-  double log_t0 = 0;         // ln T of the first point [ln GeV]
-  double inv_dlog = 0;       // 1 / (ln T step)
-  double t_min = 0;          // first grid point [GeV]
-  const double* dedx = nullptr;        // restricted continuous dE/dx [GeV/m]
-  const double* log_range = nullptr;   // ln of the CSDA range with the restricted loss [ln m]
-  const double* range_floor = nullptr; // below range_at anywhere in [T_i, T_i+1]: exp(min ln range) (1 - 1e-9) [m]
-  const double* xs[kNumDiscrete] = {};  // macroscopic cross sections [1/m]
-  int n_bins = 0;                                 // bins of the transfer tables
-  const double* cdf[kNumDiscrete] = {};           // [n][n_bins + 1], null for kDelta
-  double kcut[kNumDiscrete] = {};                 // lowest discrete transfer [GeV]
-  double kmax_offset[kNumDiscrete] = {};          // largest transfer = T + offset [GeV]
-  double electron_cut = 0;                        // delta-ray threshold [GeV]
+  int n = 0;                          // grid points
+  double log_t0 = 0;                  // ln T of the first point [ln GeV]
+  double inv_dlog = 0;                // 1 / (ln T step)
+  double t_min = 0;                   // first grid point [GeV]
+  const double* dedx = nullptr;       // restricted continuous dE/dx [GeV/m]
+  const double* log_range = nullptr;  // ln of the CSDA range with the restricted loss [ln m]
+  const double* range_floor =
+      nullptr;  // below range_at anywhere in [T_i, T_i+1]: exp(min ln range) (1 - 1e-9) [m]
+  const double* xs[kNumDiscrete] = {};    // macroscopic cross sections [1/m]
+  int n_bins = 0;                         // bins of the transfer tables
+  const double* cdf[kNumDiscrete] = {};   // [n][n_bins + 1], null for kDelta
+  double kcut[kNumDiscrete] = {};         // lowest discrete transfer [GeV]
+  double kmax_offset[kNumDiscrete] = {};  // largest transfer = T + offset [GeV]
+  double electron_cut = 0;                // delta-ray threshold [GeV]
   UrbanFluctuationParams urban;
 
   // Position of T on the grid: index i in [0, n-2] and fraction f in [0, 1].
@@ -82,7 +89,8 @@ struct MuonPhysicsView {
     if (lr >= log_range[hi]) return std::exp(log_t0 + (n - 1) / inv_dlog);
     while (hi - lo > 1) {
       const int mid = (lo + hi) / 2;
-      if (log_range[mid] <= lr) lo = mid; else hi = mid;
+      if (log_range[mid] <= lr) lo = mid;
+      else hi = mid;
     }
     const double f = (lr - log_range[lo]) / (log_range[hi] - log_range[lo]);
     return std::exp(log_t0 + (lo + f) / inv_dlog);
@@ -101,7 +109,8 @@ struct MuonPhysicsView {
     int lo = 0, hi = n_bins;
     while (hi - lo > 1) {
       const int mid = (lo + hi) / 2;
-      if (c[mid] <= u) lo = mid; else hi = mid;
+      if (c[mid] <= u) lo = mid;
+      else hi = mid;
     }
     const double dc = c[hi] - c[lo];
     const double x = (lo + (dc > 0 ? (u - c[lo]) / dc : 0.5)) / n_bins;

@@ -32,10 +32,10 @@
 namespace fastmu {
 
 struct StepLimits {
-  double dr_over_range = 0.2;     // G4EmParameters default for muons and hadrons
-  double final_range_m = 1e-4;    // 0.1 mm
-  double lin_loss_limit = 0.01;   // below this fraction of the range, loss = dE/dx * step
-  double max_bend_rad = 0.1;      // in a field, the most the direction may turn in one step
+  double dr_over_range = 0.2;    // G4EmParameters default for muons and hadrons
+  double final_range_m = 1e-4;   // 0.1 mm
+  double lin_loss_limit = 0.01;  // below this fraction of the range, loss = dE/dx * step
+  double max_bend_rad = 0.1;     // in a field, the most the direction may turn in one step
   // In a field, the most the helix may stray from its chord (Geant4's "delta
   // chord", default 0.25 mm): a step's chord is tested against the geometry,
   // so a boundary crossed by the helix but not by the chord is missed only
@@ -50,8 +50,8 @@ struct MuonTrack {
   Vec3 dir{0, 0, 1};
   double kinetic = 0;
   int charge = -1;
-  double lambda_left = 0;                 // interaction lengths left (all discrete processes)
-  double proper_time_left_s = 0;          // until decay (when decay is on)
+  double lambda_left = 0;         // interaction lengths left (all discrete processes)
+  double proper_time_left_s = 0;  // until decay (when decay is on)
   bool stopped = false;
 };
 
@@ -70,7 +70,8 @@ class MuonStepper {
   template <class Rng>
   void transport(MuonTrack& trk, Rng& rng) const {
     trk.lambda_left = random::exponential(rng);
-    if (opt_.decay) trk.proper_time_left_s = -constants::muon_lifetime_s * std::log(random::uniform(rng));
+    if (opt_.decay)
+      trk.proper_time_left_s = -constants::muon_lifetime_s * std::log(random::uniform(rng));
     const double mass = constants::muon_mass;
     for (long step = 0; step < lim_.max_steps; ++step) {
       if (trk.kinetic <= opt_.tracking_cut_gev) {
@@ -155,7 +156,8 @@ class MuonStepper {
 
       // --- multiple scattering: deflection, and displacement within the safety
       const double t_post = t - loss;
-      const double p_mean = kinematics::momentum_from_kinetic(std::max(t - 0.5 * std::min(loss, t), 1e-9));
+      const double p_mean =
+          kinematics::momentum_from_kinetic(std::max(t - 0.5 * std::min(loss, t), 1e-9));
       // A step ending on the boundary discards the displacement (and ends the
       // history): its variates are not drawn.
       const MultipleScattering::Deflection defl =
@@ -172,7 +174,8 @@ class MuonStepper {
       }
       if (defl.cos_theta < 1.0) {
         const double st = std::sqrt(std::max(0.0, 1.0 - defl.cos_theta * defl.cos_theta));
-        trk.dir = rotate_from_z(Vec3{st * defl.cos_phi, st * defl.sin_phi, defl.cos_theta}, trk.dir);
+        trk.dir =
+            rotate_from_z(Vec3{st * defl.cos_phi, st * defl.sin_phi, defl.cos_theta}, trk.dir);
       }
 
       if (t_post <= opt_.tracking_cut_gev) {
@@ -229,7 +232,8 @@ class MuonStepper {
       const double mid = 0.5 * (lo + hi);
       Vec3 pm = trk.pos, dm = trk.dir;
       field_.advance(pm, dm, mid, p, trk.charge);
-      if (vol_.inside(pm)) lo = mid; else hi = mid;
+      if (vol_.inside(pm)) lo = mid;
+      else hi = mid;
     }
     return hi;
   }
@@ -264,8 +268,8 @@ class MuonStepper {
     if (field_.on()) {
       // Sagitta s^2 kappa / 8 below the miss distance, turn below max_bend.
       const double kappa = field_.curvature_bound(p, trk.charge, trk.pos);
-      const double s_bend = std::min(lim_.max_bend_rad / kappa,
-                                     std::sqrt(8.0 * lim_.miss_distance_m / kappa));
+      const double s_bend =
+          std::min(lim_.max_bend_rad / kappa, std::sqrt(8.0 * lim_.miss_distance_m / kappa));
       if (s_bend < s) {
         s = s_bend;
         limiter = kLimMsc;  // a plain step: no interaction at its end
@@ -299,8 +303,8 @@ class MuonStepper {
   // Continuous-loss limit: dRoverRange x range, tapering to the range below finalRange.
   double s_continuous(double range) const {
     return range > lim_.final_range_m
-               ? lim_.dr_over_range * range +
-                     lim_.final_range_m * (1.0 - lim_.dr_over_range) * (2.0 - lim_.final_range_m / range)
+               ? lim_.dr_over_range * range + lim_.final_range_m * (1.0 - lim_.dr_over_range) *
+                                                  (2.0 - lim_.final_range_m / range)
                : range;
   }
 
@@ -308,7 +312,8 @@ class MuonStepper {
   void interact(MuonTrack& trk, int q, double xs_pre, Rng& rng) const {
     const double t = trk.kinetic;
     const double xs_post = tab_.xs_at(q, t);
-    if (!(xs_post > 0) || random::uniform(rng) * xs_pre > xs_post) return;  // integral-method rejection
+    if (!(xs_post > 0) || random::uniform(rng) * xs_pre > xs_post)
+      return;  // integral-method rejection
     MuonKick kick{t, trk.dir};
     if (q == kDelta) {
       if (kinematics::max_delta_energy(t) <= tab_.electron_cut) return;

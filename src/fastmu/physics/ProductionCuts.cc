@@ -89,7 +89,8 @@ double cut_gamma_xs_per_atom(int zi, double e_mev) {
   const double chigh = (7.55e-5 - 0.0542e-5 * z) * zsq * z / std::log(t100mev / tmin);
   double xs;
   if (e_mev < tlow) {
-    xs = e_mev < t1kev ? slow * std::exp(clow * logtlow) : slow * std::exp(clow * std::log(tlow / e_mev));
+    xs = e_mev < t1kev ? slow * std::exp(clow * logtlow)
+                       : slow * std::exp(clow * std::log(tlow / e_mev));
   } else if (e_mev < t200kev) {
     const double x = std::log(t200kev / e_mev);
     xs = s200 * std::exp(0.042 * z * x * x);
@@ -161,9 +162,11 @@ ProductionCuts compute_production_cuts(const Material& material, double range_cu
     cuts.electron_gev = cuts.positron_gev = cuts.gamma_gev = cut_floor_mev * units::gev_per_mev;
     return cuts;
   }
-  cuts.electron_gev = units::gev_per_mev *
+  cuts.electron_gev =
+      units::gev_per_mev *
       clamp(finish_charged(convert_charged(atoms, cut_cm, false), cut_cm, material.density_g_cm3));
-  cuts.positron_gev = units::gev_per_mev *
+  cuts.positron_gev =
+      units::gev_per_mev *
       clamp(finish_charged(convert_charged(atoms, cut_cm, true), cut_cm, material.density_g_cm3));
   cuts.gamma_gev = units::gev_per_mev * clamp(convert_gamma(atoms, cut_cm));
   return cuts;

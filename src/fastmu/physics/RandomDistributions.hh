@@ -19,11 +19,15 @@ namespace fastmu::random {
 // CounterRng::uniform(); 2^-32 resolution is ample for every use in the
 // physics models (the smallest -ln u is ~22, far beyond any relevant tail).
 template <class Rng>
-FASTMU_HD inline double uniform(Rng& rng) { return to_unit_open(rng.next_u32()); }
+FASTMU_HD inline double uniform(Rng& rng) {
+  return to_unit_open(rng.next_u32());
+}
 
 // One standard normal deviate (ziggurat: exact, ~15 instructions on its fast path).
 template <class Rng>
-inline double normal(Rng& rng) { return ziggurat_normal(rng); }
+inline double normal(Rng& rng) {
+  return ziggurat_normal(rng);
+}
 
 // A uniformly distributed direction in the plane: (cos phi, sin phi) without
 // trigonometry (rejection from the unit disc).
@@ -42,7 +46,9 @@ FASTMU_HD inline void unit_circle(Rng& rng, double& c, double& s) {
 
 // Exponential deviate with mean 1 (ziggurat: exact, no logarithm on its fast path).
 template <class Rng>
-inline double exponential(Rng& rng) { return ziggurat_exponential(rng); }
+inline double exponential(Rng& rng) {
+  return ziggurat_exponential(rng);
+}
 
 namespace detail {
 // 1/n for the Poisson search: a multiply instead of a division per term.

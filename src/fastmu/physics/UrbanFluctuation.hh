@@ -30,20 +30,20 @@ struct UrbanFluctuationParams {
   double log_cut_over_e0 = 0;          // ln(cut / e0), cached (tcut is usually the cut)
   // Further terms of the sampler that depend on the cut only, cached by
   // urban::set_cut with the very operations the sampler would do (bitwise equal).
-  double scaling_at_cut = 0;   // min(1 + width_scale_energy / cut, 1.5)
-  double w1_at_cut = 0;        // cut / e0
-  double a3_num_at_cut = 0;    // cut - e0
-  double a3_den_at_cut = 0;    // e0 cut ln(cut / e0)
-  double w1_nmax_at_cut = 0;   // (cut / e0) nmax_cont
+  double scaling_at_cut = 0;  // min(1 + width_scale_energy / cut, 1.5)
+  double w1_at_cut = 0;       // cut / e0
+  double a3_num_at_cut = 0;   // cut - e0
+  double a3_den_at_cut = 0;   // e0 cut ln(cut / e0)
+  double w1_nmax_at_cut = 0;  // (cut / e0) nmax_cont
 };
 
 namespace urban {
-inline constexpr double min_loss = 10e-9;           // 10 eV: below, no fluctuation
-inline constexpr double e0 = 10e-9;                 // 10 eV: lowest ionisation energy
+inline constexpr double min_loss = 10e-9;  // 10 eV: below, no fluctuation
+inline constexpr double e0 = 10e-9;        // 10 eV: lowest ionisation energy
 inline constexpr double min_interactions_bohr = 10.0;
-inline constexpr double nmax_cont = 8.0;            // above: Gaussian instead of Poisson
-inline constexpr double rate = 0.56;                // ionisation share of the loss
-inline constexpr double fw = 4.0;                   // width correction of the excitation level
+inline constexpr double nmax_cont = 8.0;  // above: Gaussian instead of Poisson
+inline constexpr double rate = 0.56;      // ionisation share of the loss
+inline constexpr double fw = 4.0;         // width correction of the excitation level
 inline constexpr double a0 = 42.0;
 inline constexpr double width_scale_energy = 0.5e-6;  // 0.5 keV, small-cut width correction
 

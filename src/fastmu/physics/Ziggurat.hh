@@ -80,7 +80,8 @@ inline const Layers<kExpLayers>& exponential_layers() {
     Layers<kExpLayers> l{};
     l.x[0] = kExpV / std::exp(-kExpR);
     l.x[1] = kExpR;
-    for (int i = 1; i < kExpLayers - 1; ++i) l.x[i + 1] = -std::log(kExpV / l.x[i] + std::exp(-l.x[i]));
+    for (int i = 1; i < kExpLayers - 1; ++i)
+      l.x[i + 1] = -std::log(kExpV / l.x[i] + std::exp(-l.x[i]));
     l.x[kExpLayers] = 0.0;
     for (int i = 0; i <= kExpLayers; ++i) l.f[i] = std::exp(-l.x[i]);
     for (int i = 0; i < kExpLayers; ++i) l.ratio[i] = l.x[i + 1] / l.x[i];

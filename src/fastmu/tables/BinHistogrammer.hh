@@ -19,10 +19,10 @@ struct BinHistogram {
   HistAxes axes{};
   std::vector<std::uint32_t> counts;  // (nx + 1) * (ny + 1), cell = ix * (ny + 1) + iy
   std::uint64_t samples = 0;
-  double centre = 0;        // exp(<ln p0>): the bin centre for interpolation in ln p
-  double mean_loss = 0;     // <-dPz/P> of the raw samples
-  double std_loss = 0;      // its standard deviation
-  double mean_kick = 0;     // <dPt/P>
+  double centre = 0;     // exp(<ln p0>): the bin centre for interpolation in ln p
+  double mean_loss = 0;  // <-dPz/P> of the raw samples
+  double std_loss = 0;   // its standard deviation
+  double mean_kick = 0;  // <dPt/P>
 };
 
 // Collects one momentum bin's samples (stores two floats per sample: a bin of

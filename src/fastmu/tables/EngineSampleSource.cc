@@ -27,7 +27,11 @@ std::uint64_t derived_seed(std::uint64_t seed, std::uint64_t a, std::uint64_t b)
 
 EngineSampleSource::EngineSampleSource(const Material& material, double step_m, int charge,
                                        std::uint64_t seed, int threads, PhysicsOptions physics)
-    : material_(material), step_m_(step_m), charge_(charge), seed_(seed), threads_(threads),
+    : material_(material),
+      step_m_(step_m),
+      charge_(charge),
+      seed_(seed),
+      threads_(threads),
       physics_(physics) {}
 
 void EngineSampleSource::fill_bin(int bin, double p_lo, double p_hi, std::size_t n,
@@ -43,14 +47,14 @@ void EngineSampleSource::fill_bin(int bin, double p_lo, double p_hi, std::size_t
   }
 }
 
-std::vector<double> EngineSampleSource::pilot_phi(const std::vector<double>& probes,
-                                                  std::size_t k, ProgressBar* progress) {
+std::vector<double> EngineSampleSource::pilot_phi(const std::vector<double>& probes, std::size_t k,
+                                                  ProgressBar* progress) {
   std::vector<double> phi(probes.size());
   for (std::size_t j = 0; j < probes.size(); ++j) {
     // Stream 1 << 40 + j keeps the pilot muons apart from the table's own.
-    const auto samples = sample_single_step(material_, probes[j], probes[j], step_m_, k, charge_,
-                                            derived_seed(seed_, (1ull << 40) + j, 0), threads_,
-                                            physics_);
+    const auto samples =
+        sample_single_step(material_, probes[j], probes[j], step_m_, k, charge_,
+                           derived_seed(seed_, (1ull << 40) + j, 0), threads_, physics_);
     double sum = 0;
     std::size_t used = 0;
     for (const MuonSample& s : samples) {

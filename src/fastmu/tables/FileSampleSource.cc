@@ -19,8 +19,7 @@ FileSampleSource::FileSampleSource(const std::filesystem::path& path) : path_(pa
     const auto file = io::h5::open_file(name);
     if (io::h5::has_dataset(file.get(), "samples")) dataset = "samples";
   }
-  const io::ColumnTable t =
-      io::read_table(path, dataset, {"p0", "px", "py", "pz", "x", "y", "z"});
+  const io::ColumnTable t = io::read_table(path, dataset, {"p0", "px", "py", "pz", "x", "y", "z"});
   const int c0 = t.require("p0", name), cx = t.require("px", name), cy = t.require("py", name),
             cz = t.require("pz", name);
   const std::size_t n = t.rows();
@@ -34,7 +33,8 @@ FileSampleSource::FileSampleSource(const std::filesystem::path& path) : path_(pa
     }
     for (int c : {cx, cy, cz}) {
       if (!std::isfinite(t.at(i, c))) {
-        throw Error(name + ": row " + std::to_string(i + 1) + ": " + t.columns[c] + " is not finite");
+        throw Error(name + ": row " + std::to_string(i + 1) + ": " + t.columns[c] +
+                    " is not finite");
       }
     }
   }
@@ -53,16 +53,15 @@ FileSampleSource::FileSampleSource(const std::filesystem::path& path) : path_(pa
   }
 }
 
-std::string FileSampleSource::generator() const {
-  return "samples: " + path_.filename().string();
-}
+std::string FileSampleSource::generator() const { return "samples: " + path_.filename().string(); }
 
 std::pair<std::size_t, std::size_t> FileSampleSource::range(double p_lo, double p_hi,
                                                             bool last) const {
   const auto first = std::lower_bound(p0_.begin(), p0_.end(), p_lo);
   const auto end = last ? std::upper_bound(p0_.begin(), p0_.end(), p_hi)
                         : std::lower_bound(p0_.begin(), p0_.end(), p_hi);
-  return {static_cast<std::size_t>(first - p0_.begin()), static_cast<std::size_t>(end - p0_.begin())};
+  return {static_cast<std::size_t>(first - p0_.begin()),
+          static_cast<std::size_t>(end - p0_.begin())};
 }
 
 void FileSampleSource::fill_bin(int, double p_lo, double p_hi, std::size_t, BinHistogrammer& hist,

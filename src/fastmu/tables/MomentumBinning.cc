@@ -21,14 +21,18 @@ MomentumBinning parse_momentum_binning(const std::string& name, const std::strin
   if (name == "log") return MomentumBinning::log;
   if (name == "uniform") return MomentumBinning::uniform;
   if (name == "adaptive") return MomentumBinning::adaptive;
-  throw Error(what + ": unknown momentum binning '" + name + "' (expected log, uniform or adaptive)");
+  throw Error(what + ": unknown momentum binning '" + name +
+              "' (expected log, uniform or adaptive)");
 }
 
 const char* to_string(MomentumBinning b) {
   switch (b) {
-    case MomentumBinning::log: return "log";
-    case MomentumBinning::uniform: return "uniform";
-    case MomentumBinning::adaptive: return "adaptive";
+    case MomentumBinning::log:
+      return "log";
+    case MomentumBinning::uniform:
+      return "uniform";
+    case MomentumBinning::adaptive:
+      return "adaptive";
   }
   return "unknown";
 }
@@ -59,13 +63,15 @@ std::vector<double> adaptive_momentum_edges(const std::vector<double>& probes,
                                             const std::vector<double>& phi, double epsilon) {
   const std::size_t g = probes.size();
   if (g < 2 || phi.size() != g) throw Error("adaptive binning: need >= 2 probes with one Phi each");
-  if (!(epsilon > 0)) throw Error("--epsilon must be positive (got " + std::to_string(epsilon) + ")");
+  if (!(epsilon > 0))
+    throw Error("--epsilon must be positive (got " + std::to_string(epsilon) + ")");
   for (std::size_t k = 0; k < g; ++k) {
     if (!std::isfinite(phi[k])) {
       throw Error("adaptive binning: pilot estimate at p = " + std::to_string(probes[k]) +
                   " GeV/c is not finite");
     }
-    if (k > 0 && !(probes[k] > probes[k - 1])) throw Error("adaptive binning: probes not ascending");
+    if (k > 0 && !(probes[k] > probes[k - 1]))
+      throw Error("adaptive binning: probes not ascending");
   }
   std::vector<double> edges{probes[0]};
   std::size_t i = 0;
@@ -81,7 +87,8 @@ std::vector<double> adaptive_momentum_edges(const std::vector<double>& probes,
     std::size_t lo = 1, hi = g - i;  // answer in [1, g - i - 1]: dev[lo] may fail -> one step
     while (hi - lo > 1) {
       const std::size_t mid = (lo + hi) / 2;
-      if (dev[mid] <= epsilon) lo = mid; else hi = mid;
+      if (dev[mid] <= epsilon) lo = mid;
+      else hi = mid;
     }
     i += lo;
     edges.push_back(probes[i]);

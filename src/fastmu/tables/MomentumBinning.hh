@@ -12,7 +12,8 @@
 namespace fastmu {
 
 // "log" | "uniform" | "adaptive"; throws fastmu::Error naming `what` otherwise.
-MomentumBinning parse_momentum_binning(const std::string& name, const std::string& what = "--binning");
+MomentumBinning parse_momentum_binning(const std::string& name,
+                                       const std::string& what = "--binning");
 const char* to_string(MomentumBinning b);
 
 // n + 1 edges from p_min to p_max, equal steps in ln p / in p.

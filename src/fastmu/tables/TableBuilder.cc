@@ -24,8 +24,10 @@ std::string utc_now_iso() {
 std::vector<double> make_momentum_edges(const TableBuildOptions& o, SampleSource& source,
                                         ProgressBar* progress) {
   switch (o.binning) {
-    case MomentumBinning::log: return log_momentum_edges(o.p_min, o.p_max, o.p_bins);
-    case MomentumBinning::uniform: return uniform_momentum_edges(o.p_min, o.p_max, o.p_bins);
+    case MomentumBinning::log:
+      return log_momentum_edges(o.p_min, o.p_max, o.p_bins);
+    case MomentumBinning::uniform:
+      return uniform_momentum_edges(o.p_min, o.p_max, o.p_bins);
     case MomentumBinning::adaptive: {
       if (o.pilot_probes < 2) throw Error("adaptive binning: need at least 2 probe momenta");
       if (o.pilot_muons < 1) throw Error("adaptive binning: --pilot-muons must be at least 1");
@@ -50,7 +52,8 @@ TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSo
   d.nx = d.ny = o.hist_bins;
   if (o.binning == MomentumBinning::adaptive) {
     ProgressBar pilot("pilot   " + meta.material,
-                      static_cast<std::size_t>(o.pilot_probes) * o.pilot_muons, show_progress && isatty(2));
+                      static_cast<std::size_t>(o.pilot_probes) * o.pilot_muons,
+                      show_progress && isatty(2));
     d.p_edges = make_momentum_edges(o, source, &pilot);
   } else {
     d.p_edges = make_momentum_edges(o, source, nullptr);

@@ -16,14 +16,14 @@ class ProgressBar;
 
 struct TableBuildOptions {
   double step_m = 0.02;
-  double p_min = 0.18, p_max = 400;           // GeV/c
-  int p_bins = 95;                            // log and uniform binning
+  double p_min = 0.18, p_max = 400;  // GeV/c
+  int p_bins = 95;                   // log and uniform binning
   MomentumBinning binning = MomentumBinning::log;
-  std::size_t samples_per_bin = 1'000'000;    // engine sources
-  int hist_bins = 100;                        // log bins per axis
+  std::size_t samples_per_bin = 1'000'000;  // engine sources
+  int hist_bins = 100;                      // log bins per axis
   int charge = -1;
   std::uint64_t seed = 1;
-  int threads = 0;                            // <= 0: all cores
+  int threads = 0;  // <= 0: all cores
   // Adaptive binning: tolerance on Phi = <ln(-dPz/P)>, pilot muons per probe
   // momentum, and number of probe momenta (log-spaced). For G4_Fe, 2 cm,
   // the default epsilon gave 117 bins (ln-widths 0.04 at 0.2 GeV/c to
@@ -31,7 +31,7 @@ struct TableBuildOptions {
   double epsilon = 0.08;
   std::size_t pilot_muons = 2000;
   int pilot_probes = 400;
-  double tail_fraction = 1e-4;                // see BinHistogrammer
+  double tail_fraction = 1e-4;  // see BinHistogrammer
 };
 
 // Where the samples come from: the detailed engine, a sample file, or (in

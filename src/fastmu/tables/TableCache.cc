@@ -1,10 +1,10 @@
 #include "fastmu/tables/TableCache.hh"
 
+#include <fmt/format.h>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fmt/format.h>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/materials/Material.hh"
@@ -17,8 +17,10 @@ namespace fastmu {
 
 std::filesystem::path TableCache::default_dir() {
   if (const char* d = std::getenv("FASTMU_CACHE"); d && *d) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::filesystem::path(x) / "fastmu";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::filesystem::path(h) / ".cache" / "fastmu";
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    return std::filesystem::path(x) / "fastmu";
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return std::filesystem::path(h) / ".cache" / "fastmu";
   return std::filesystem::temp_directory_path() / "fastmu-cache";
 }
 
@@ -51,8 +53,8 @@ std::string TableCache::key(const Material& m, const TableBuildOptions& o) {
   } else {
     k += fmt::format(" p {:.17g}..{:.17g} bins {}", o.p_min, o.p_max, o.p_bins);
   }
-  k += fmt::format(" hist {} samples {} charge {} seed {} tail {:.17g}; {}; format {}",
-                   o.hist_bins, o.samples_per_bin, o.charge, o.seed, o.tail_fraction,
+  k += fmt::format(" hist {} samples {} charge {} seed {} tail {:.17g}; {}; format {}", o.hist_bins,
+                   o.samples_per_bin, o.charge, o.seed, o.tail_fraction,
                    engine_generator(PhysicsOptions{}), kTableFormatVersion);
   return k;
 }
@@ -98,17 +100,20 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
     }
     if (table->metadata().cache_key != k) {
       // Same file name, other making (a copied-in file, a hash collision): never used.
-      std::fprintf(stderr, "fastmu: table cache: %s was made with other settings or another "
-                   "material definition; rebuilding it\n", path.c_str());
+      std::fprintf(stderr,
+                   "fastmu: table cache: %s was made with other settings or another "
+                   "material definition; rebuilding it\n",
+                   path.c_str());
       table.reset();
     }
   }
   if (!table) {
     std::filesystem::create_directories(dir_, ec);
-    if (ec) throw Error("table cache: cannot create folder '" + dir_.string() + "': " + ec.message());
+    if (ec)
+      throw Error("table cache: cannot create folder '" + dir_.string() + "': " + ec.message());
     if (progress) {
-      std::fprintf(stderr, "fastmu: building tables for %s, step %g m -> %s\n", material.name.c_str(),
-                   step_m, path.c_str());
+      std::fprintf(stderr, "fastmu: building tables for %s, step %g m -> %s\n",
+                   material.name.c_str(), step_m, path.c_str());
     }
     TableParams built = build_table_with_engine(material, o, progress);
     built.set_cache_key(k);

@@ -45,7 +45,8 @@ class TableCache {
   // `options` (their step_m is replaced by `step_m`; samples_per_bin is
   // default_samples_per_bin() unless set otherwise), written to the cache
   // folder, and returned. Thread-safe.
-  std::shared_ptr<const TableParams> get(const Material& material, double step_m, bool progress = true);
+  std::shared_ptr<const TableParams> get(const Material& material, double step_m,
+                                         bool progress = true);
 
   // Options the cache builds with (defaults: 95 log bins in [0.18, 400] GeV/c,
   // 100 x 100 histogram bins, default_samples_per_bin()).

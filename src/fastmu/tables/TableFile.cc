@@ -162,8 +162,8 @@ struct Reader {
     Handle space(H5Aget_space(a.get()), H5Sclose);
     const hssize_t count = H5Sget_simple_extent_npoints(space.get());
     if (count != static_cast<hssize_t>(n)) {
-      fail(std::string("attribute ") + name + " has " + std::to_string(count) + " values, expected " +
-           std::to_string(n));
+      fail(std::string("attribute ") + name + " has " + std::to_string(count) +
+           " values, expected " + std::to_string(n));
     }
     std::vector<T> out(n);
     if (H5Aread(a.get(), mem_type, out.data()) < 0) {
@@ -185,7 +185,8 @@ struct Reader {
   std::string attr_string(const char* name) const {
     Handle a(open_attr(name), H5Aclose);
     Handle ftype(H5Aget_type(a.get()), H5Tclose);
-    if (H5Tget_class(ftype.get()) != H5T_STRING) fail(std::string("attribute ") + name + " is not a string");
+    if (H5Tget_class(ftype.get()) != H5T_STRING)
+      fail(std::string("attribute ") + name + " is not a string");
     if (H5Tis_variable_str(ftype.get()) > 0) {
       Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
       H5Tset_size(mtype.get(), H5T_VARIABLE);
@@ -198,7 +199,8 @@ struct Reader {
     }
     const std::size_t size = H5Tget_size(ftype.get());
     std::string s(size, '\0');
-    if (H5Aread(a.get(), ftype.get(), s.data()) < 0) fail(std::string("cannot read attribute ") + name);
+    if (H5Aread(a.get(), ftype.get(), s.data()) < 0)
+      fail(std::string("cannot read attribute ") + name);
     s.resize(std::strlen(s.c_str()));
     return s;
   }

@@ -8,13 +8,15 @@
 namespace fastmu {
 namespace {
 
-[[noreturn]] void fail(const std::string& source, const std::string& field, const std::string& what) {
+[[noreturn]] void fail(const std::string& source, const std::string& field,
+                       const std::string& what) {
   throw Error(source + ": " + field + ": " + what);
 }
 
 void check_size(const std::string& source, const char* field, std::size_t got, std::size_t want) {
   if (got != want) {
-    fail(source, field, "has " + std::to_string(got) + " entries, expected " + std::to_string(want));
+    fail(source, field,
+         "has " + std::to_string(got) + " entries, expected " + std::to_string(want));
   }
 }
 
@@ -26,7 +28,8 @@ TableParams::TableParams(TableMetadata metadata, TableData data, const std::stri
   const int n = d.n_pbins();
   if (n < 1) fail(source, "momentum_centres", "no momentum bins");
   if (d.nx < 1 || d.ny < 1) fail(source, "hist_bins", "must be at least 1 per axis");
-  if (!(meta_.step_m > 0) || !std::isfinite(meta_.step_m)) fail(source, "step_m", "must be positive");
+  if (!(meta_.step_m > 0) || !std::isfinite(meta_.step_m))
+    fail(source, "step_m", "must be positive");
   const std::size_t nb = static_cast<std::size_t>(n);
   const std::size_t cells = nb * d.cells_per_bin();
   check_size(source, "momentum_edges", d.p_edges.size(), nb + 1);
@@ -51,12 +54,13 @@ TableParams::TableParams(TableMetadata metadata, TableData data, const std::stri
     const double lo = d.p_edges.front(), hi = d.p_edges.back();
     for (std::size_t b = 0; b <= nb; ++b) {
       const double f = static_cast<double>(b) / n;
-      const double want = meta_.binning == MomentumBinning::log ? lo * std::pow(hi / lo, f)
-                                                                : lo + (hi - lo) * f;
+      const double want =
+          meta_.binning == MomentumBinning::log ? lo * std::pow(hi / lo, f) : lo + (hi - lo) * f;
       if (std::abs(d.p_edges[b] - want) > 1e-6 * want) {
-        fail(source, "momentum_edges", "entry " + std::to_string(b) + " is not " +
-                                           (meta_.binning == MomentumBinning::log ? "log" : "uniform") +
-                                           "-spaced as the binning attribute says");
+        fail(source, "momentum_edges",
+             "entry " + std::to_string(b) + " is not " +
+                 (meta_.binning == MomentumBinning::log ? "log" : "uniform") +
+                 "-spaced as the binning attribute says");
       }
     }
   }
@@ -66,8 +70,8 @@ TableParams::TableParams(TableMetadata metadata, TableData data, const std::stri
       fail(source, "momentum_centres", at + " centre is not inside its bin");
     }
     const HistAxes& a = d.axes[b];
-    if (!std::isfinite(a.x_lo) || !std::isfinite(a.y_lo) || !(a.x_width > 0) ||
-        !(a.y_width > 0) || !std::isfinite(a.x_width) || !std::isfinite(a.y_width)) {
+    if (!std::isfinite(a.x_lo) || !std::isfinite(a.y_lo) || !(a.x_width > 0) || !(a.y_width > 0) ||
+        !std::isfinite(a.x_width) || !std::isfinite(a.y_width)) {
       fail(source, "axes", at + " has a non-finite edge or a non-positive width");
     }
     if (!std::isfinite(d.mean_loss[b]) || !std::isfinite(d.std_loss[b]) ||
@@ -98,7 +102,8 @@ TableView TableParams::view_header() const {
   v.p_min = static_cast<float>(data_.p_edges.front());
   v.p_max = static_cast<float>(data_.p_edges.back());
   if (meta_.binning == MomentumBinning::log) {
-    v.inv_dp = static_cast<float>(v.n_pbins / std::log(data_.p_edges.back() / data_.p_edges.front()));
+    v.inv_dp =
+        static_cast<float>(v.n_pbins / std::log(data_.p_edges.back() / data_.p_edges.front()));
   } else if (meta_.binning == MomentumBinning::uniform) {
     v.inv_dp = static_cast<float>(v.n_pbins / (data_.p_edges.back() - data_.p_edges.front()));
   }

@@ -19,31 +19,31 @@ struct TableMetadata {
   std::string material;             // e.g. "G4_Fe"
   std::string material_definition;  // Material::definition()
   double density_g_cm3 = 0;
-  double step_m = 0;                // fixed step length d of the tables
+  double step_m = 0;  // fixed step length d of the tables
   MomentumBinning binning = MomentumBinning::log;
-  int charge = -1;                  // of the muons that generated the samples
+  int charge = -1;  // of the muons that generated the samples
   std::uint64_t seed = 0;
-  std::string generator;            // engine version and options, or "samples: FILE"
-  std::string source_sha256;        // SHA-256 of the sample file ("" for the engine)
-  std::string created_utc;          // ISO 8601, e.g. "2026-11-22T03:00:00Z"
-  double epsilon = 0;               // adaptive binning tolerance (0 otherwise)
-  double tail_fraction = 0;         // lower-tail quantile sent to the floor bins
-  std::string cache_key;            // TableCache::key() of a cached table ("" otherwise)
+  std::string generator;      // engine version and options, or "samples: FILE"
+  std::string source_sha256;  // SHA-256 of the sample file ("" for the engine)
+  std::string created_utc;    // ISO 8601, e.g. "2026-11-22T03:00:00Z"
+  double epsilon = 0;         // adaptive binning tolerance (0 otherwise)
+  double tail_fraction = 0;   // lower-tail quantile sent to the floor bins
+  std::string cache_key;      // TableCache::key() of a cached table ("" otherwise)
   int format_version = kTableFormatVersion;
 };
 
 // The arrays. Momentum bin b owns cells [b * cells_per_bin, (b + 1) * cells_per_bin).
 struct TableData {
-  int nx = 0, ny = 0;                        // log bins per axis (floor bin not counted)
-  std::vector<double> p_edges;               // n + 1, ascending (GeV/c)
-  std::vector<double> p_centres;             // n, exp(<ln p0>) of each bin's samples
-  std::vector<HistAxes> axes;                // n
-  std::vector<std::uint32_t> counts;         // n * cells_per_bin: the histograms
-  std::vector<AliasCell> cells;              // n * cells_per_bin: their alias tables
+  int nx = 0, ny = 0;                          // log bins per axis (floor bin not counted)
+  std::vector<double> p_edges;                 // n + 1, ascending (GeV/c)
+  std::vector<double> p_centres;               // n, exp(<ln p0>) of each bin's samples
+  std::vector<HistAxes> axes;                  // n
+  std::vector<std::uint32_t> counts;           // n * cells_per_bin: the histograms
+  std::vector<AliasCell> cells;                // n * cells_per_bin: their alias tables
   std::vector<std::uint64_t> samples_per_bin;  // n
-  std::vector<double> mean_loss;             // n, <-dPz/P> of the samples
-  std::vector<double> std_loss;              // n
-  std::vector<double> mean_kick;             // n, <dPt/P>
+  std::vector<double> mean_loss;               // n, <-dPz/P> of the samples
+  std::vector<double> std_loss;                // n
+  std::vector<double> mean_kick;               // n, <dPt/P>
 
   int n_pbins() const { return static_cast<int>(p_centres.size()); }
   int cells_per_bin() const { return (nx + 1) * (ny + 1); }

@@ -23,7 +23,8 @@ FASTMU_HD FASTMU_FORCEINLINE std::int32_t find_momentum_bin(const TableView& t, 
     std::int32_t lo = 0, hi = t.n_pbins;  // invariant: edges[lo] <= p < edges[hi]
     while (hi - lo > 1) {
       const std::int32_t mid = (lo + hi) >> 1;
-      if (p >= t.p_edges[mid]) lo = mid; else hi = mid;
+      if (p >= t.p_edges[mid]) lo = mid;
+      else hi = mid;
     }
     b = lo;
   }
@@ -64,7 +65,8 @@ FASTMU_HD FASTMU_FORCEINLINE std::int32_t sample_cell(const TableView& t, std::i
   // fraction for the acceptance test (Lemire 2019; no division, no modulo).
   const std::uint64_t prod = static_cast<std::uint64_t>(r_cell) * static_cast<std::uint32_t>(ncell);
   const std::int32_t cell = static_cast<std::int32_t>(prod >> 32);
-  const float accept = static_cast<float>(static_cast<std::uint32_t>(prod)) * (1.0f / 4294967296.0f);
+  const float accept =
+      static_cast<float>(static_cast<std::uint32_t>(prod)) * (1.0f / 4294967296.0f);
   const AliasCell ac = t.cells[static_cast<std::int64_t>(b) * ncell + cell];
   return accept < ac.threshold ? cell : ac.alias;
 }

@@ -31,14 +31,14 @@ struct HistAxes {
 
 struct TableView {
   std::int32_t n_pbins = 0;
-  std::int32_t nx = 0, ny = 0;       // log bins per axis (floor bin not counted)
+  std::int32_t nx = 0, ny = 0;  // log bins per axis (floor bin not counted)
   MomentumBinning binning = MomentumBinning::log;
   float p_min = 0, p_max = 0;        // GeV/c, outer edges
   float inv_dp = 0;                  // 1 / bin width in ln p (log) or p (uniform)
-  const float* p_edges = nullptr;     // n_pbins + 1 edges (GeV/c)
-  const float* p_centres = nullptr;   // n_pbins sample-weighted centres (GeV/c), ascending
-  const HistAxes* axes = nullptr;     // n_pbins
-  const AliasCell* cells = nullptr;   // n_pbins * cells_per_bin()
+  const float* p_edges = nullptr;    // n_pbins + 1 edges (GeV/c)
+  const float* p_centres = nullptr;  // n_pbins sample-weighted centres (GeV/c), ascending
+  const HistAxes* axes = nullptr;    // n_pbins
+  const AliasCell* cells = nullptr;  // n_pbins * cells_per_bin()
 
   FASTMU_HD std::int32_t cells_per_bin() const { return (nx + 1) * (ny + 1); }
 };

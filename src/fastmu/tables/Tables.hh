@@ -5,17 +5,21 @@
 //   Loading and using a table (transport):
 //     TableParams t = load_table("fe.h5", step_m);     // validates; one-line fastmu::Error
 //     TableView v = t.host_view();                      // POD, host arrays
-//     TableView d = t.make_view(copy);                  // copy(const T* host, size_t n) -> const T*
-//                                                       //   (cudaMemcpy for the GPU); t.device_bytes()
+//     TableView d = t.make_view(copy);                  // copy(const T* host, size_t n) -> const
+//     T*
+//                                                       //   (cudaMemcpy for the GPU);
+//                                                       t.device_bytes()
 //     int b = choose_interpolated_bin(v, p, u);         // TableSampling.hh, FASTMU_HD
-//     SampledLoss s = sample_bin(v, b, bits32, ux, uy); // s.loss_frac = -dPz/P, s.kick_frac = dPt/P
-//     t.metadata(): material, step_m, binning, charge, generator, source_sha256, seed, created_utc...
-//     t.data(): edges, centres, axes, counts, cells, samples_per_bin, mean/std loss, mean kick
+//     SampledLoss s = sample_bin(v, b, bits32, ux, uy); // s.loss_frac = -dPz/P, s.kick_frac =
+//     dPt/P t.metadata(): material, step_m, binning, charge, generator, source_sha256, seed,
+//     created_utc... t.data(): edges, centres, axes, counts, cells, samples_per_bin, mean/std loss,
+//     mean kick
 //
 //   The cache (tables by material and step, built with the engine when missing):
-//     TableCache cache;                                  // $FASTMU_CACHE | $XDG_CACHE_HOME/fastmu | ~/.cache/fastmu
-//     std::shared_ptr<const TableParams> fe = cache.get(material, step_m);   // thread-safe
-//     cache.build_options()                             // defaults: 95 log bins, 100x100,
+//     TableCache cache;                                  // $FASTMU_CACHE | $XDG_CACHE_HOME/fastmu
+//     | ~/.cache/fastmu std::shared_ptr<const TableParams> fe = cache.get(material, step_m);   //
+//     thread-safe cache.build_options()                             // defaults: 95 log bins,
+//     100x100,
 //                                                       //   $FASTMU_CACHE_SAMPLES or 1e6 per bin
 //
 //   Building:

@@ -45,15 +45,15 @@ struct LaneRandomPortable {
 // instructions per iron-block step, callgrind.)
 struct LaneRandomAvx2 {
   __attribute__((target("avx2"))) static FASTMU_FORCEINLINE __m256i mulhi_lo(__m256i x, __m256i m,
-                                                                            __m256i& lo) {
+                                                                             __m256i& lo) {
     const __m256i even = _mm256_mul_epu32(x, m);
     const __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(x, 32), m);
     lo = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
     return _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xAA);
   }
 
-  __attribute__((target("avx2"))) static void draw(
-      std::uint64_t seed, const std::uint64_t* id, const std::uint32_t* counter, LaneWords& out) {
+  __attribute__((target("avx2"))) static void draw(std::uint64_t seed, const std::uint64_t* id,
+                                                   const std::uint32_t* counter, LaneWords& out) {
     static_assert(kLanes == 8, "one lane per 32-bit element of a 256-bit register");
     alignas(32) std::uint32_t id_lo[kLanes], id_hi[kLanes];
     for (int l = 0; l < kLanes; ++l) {
@@ -65,7 +65,8 @@ struct LaneRandomAvx2 {
     __m256i c2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(id_hi));
     __m256i c3 = _mm256_set1_epi32(static_cast<int>(RngStream::fast_transport));
     const __m256i m0 = _mm256_set1_epi64x(0xD2511F53), m1 = _mm256_set1_epi64x(0xCD9E8D57);
-    std::uint32_t k0 = static_cast<std::uint32_t>(seed), k1 = static_cast<std::uint32_t>(seed >> 32);
+    std::uint32_t k0 = static_cast<std::uint32_t>(seed),
+                  k1 = static_cast<std::uint32_t>(seed >> 32);
     for (int round = 0; round < 10; ++round) {
       __m256i lo0, lo1;
       const __m256i hi0 = mulhi_lo(c0, m0, lo0);

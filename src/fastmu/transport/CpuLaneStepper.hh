@@ -56,11 +56,12 @@ struct LaneState {
   alignas(32) float px[kLanes], py[kLanes], pz[kLanes];
   alignas(32) float charge[kLanes], safety[kLanes], plane_gap[kLanes];
   alignas(32) float bx[kLanes], by[kLanes], bz[kLanes];  // volume field at the last lookup
-  alignas(32) std::int32_t material[kLanes], volume[kLanes], status[kLanes], steps[kLanes], plane[kLanes];
-  alignas(32) std::int32_t in_field[kLanes];  // volume field non-zero
+  alignas(32) std::int32_t material[kLanes], volume[kLanes], status[kLanes], steps[kLanes],
+      plane[kLanes];
+  alignas(32) std::int32_t in_field[kLanes];    // volume field non-zero
   alignas(32) std::int32_t tiny_steps[kLanes];  // MuonTrack::tiny_steps
-  const MaterialTableView* table[kLanes];     // of `material`; null: vacuum
-  std::int64_t row[kLanes];  // batch row of the lane's muon; -1: empty lane
+  const MaterialTableView* table[kLanes];       // of `material`; null: vacuum
+  std::int64_t row[kLanes];                     // batch row of the lane's muon; -1: empty lane
 
   FASTMU_FORCEINLINE MuonTrack track(int l) const {
     MuonTrack t;
@@ -257,7 +258,9 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
       MuonTrack t = s.track(l);
       StepPlan plan;
       const Philox4 block{{rn.w[0][l], rn.w[1][l], rn.w[2][l], rn.w[3][l]}};
-      if (plan_step(env, t, [&] { return block; }, plan)) finish_step(env, t, plan);
+      if (plan_step(
+              env, t, [&] { return block; }, plan))
+        finish_step(env, t, plan);
       s.store(env, l, t);
       any_done = any_done || t.status != kAlive;
     }

@@ -2,9 +2,9 @@
 
 #include <atomic>
 #include <exception>
-#include <thread>
 #include <memory>
 #include <optional>
+#include <thread>
 
 namespace fastmu {
 namespace {

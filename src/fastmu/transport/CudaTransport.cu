@@ -13,8 +13,8 @@
 #include <thread>
 #include <utility>
 
-#include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
+#include <cub/device/device_scan.cuh>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/transport/StepPhysics.hh"
@@ -74,7 +74,6 @@ __global__ void transport_rows_kernel(const __grid_constant__ TransportView view
   out.plane[i] = t.plane;
 }
 
-
 // Tally of a chunk (steps and muons per status, of every muon, kept or not)
 // and, when compacting, the keep flag of each muon (status 0). Grid-stride so
 // that every thread of a warp reaches the shuffles.
@@ -114,9 +113,9 @@ constexpr int kIndexRow = 9, kCompactRows = 10;
 
 // Moves the kept muons' output rows to their place pos[i] (exclusive scan of
 // keep), in chunk order; the last thread stores how many were kept.
-__global__ void compact_kernel(const std::uint32_t* state, std::size_t cap, const std::int32_t* keep,
-                               const std::int32_t* pos, std::size_t n, std::uint32_t* compact,
-                               unsigned long long* count) {
+__global__ void compact_kernel(const std::uint32_t* state, std::size_t cap,
+                               const std::int32_t* keep, const std::int32_t* pos, std::size_t n,
+                               std::uint32_t* compact, unsigned long long* count) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   if (i == n - 1) *count = static_cast<unsigned long long>(pos[i] + keep[i]);
@@ -208,7 +207,8 @@ void transport_rows(const TransportView& view, const MuonBatch& in, std::size_t 
     ~Free() { cudaFree(p); }
   } free_buffer{buffer};
   for (int c = 0; c < 6; ++c) *fcols[c] = static_cast<float*>(buffer) + c * chunk;
-  for (int c = 0; c < 4; ++c) *icols[c] = reinterpret_cast<std::int32_t*>(static_cast<float*>(buffer) + (6 + c) * chunk);
+  for (int c = 0; c < 4; ++c)
+    *icols[c] = reinterpret_cast<std::int32_t*>(static_cast<float*>(buffer) + (6 + c) * chunk);
 
   cudaEvent_t ev[4];
   for (auto& e : ev) FASTMU_CUDA_CHECK(cudaEventCreate(&e));
@@ -277,20 +277,19 @@ void transport_device(const TransportView& view, const float* rows, std::size_t 
   FASTMU_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
-
 // ---------------------------------------------------------------------------
 // The streamed pipeline.
 
 struct GpuLanes::Impl {
   struct Lane {
     cudaStream_t stream = nullptr;
-    std::size_t cap = 0;                 // muons per chunk the buffers hold
-    std::uint32_t* host_in = nullptr;    // pinned: px,py,pz,x,y,z,pdg rows
-    std::uint32_t* host_out = nullptr;   // pinned: kCompactRows rows
+    std::size_t cap = 0;                       // muons per chunk the buffers hold
+    std::uint32_t* host_in = nullptr;          // pinned: px,py,pz,x,y,z,pdg rows
+    std::uint32_t* host_out = nullptr;         // pinned: kCompactRows rows
     unsigned long long* host_small = nullptr;  // pinned: tally[6], count
-    std::uint32_t* state = nullptr;      // device: kStateRows rows
-    std::uint32_t* compact = nullptr;    // device: kCompactRows rows
-    std::int32_t* keep = nullptr;        // device: flags, then their scan
+    std::uint32_t* state = nullptr;            // device: kStateRows rows
+    std::uint32_t* compact = nullptr;          // device: kCompactRows rows
+    std::int32_t* keep = nullptr;              // device: flags, then their scan
     std::int32_t* pos = nullptr;
     unsigned long long* small = nullptr;  // device: tally[6], count
     void* scan_temp = nullptr;
@@ -308,8 +307,20 @@ struct GpuLanes::Impl {
     cudaFreeHost(l.host_in), cudaFreeHost(l.host_out), cudaFreeHost(l.host_small);
     cudaFree(l.state), cudaFree(l.compact), cudaFree(l.keep), cudaFree(l.pos), cudaFree(l.small);
     cudaFree(l.scan_temp);
-    l = Lane{l.stream, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-             nullptr, 0, std::move(l.events), 0};
+    l = Lane{l.stream,
+             0,
+             nullptr,
+             nullptr,
+             nullptr,
+             nullptr,
+             nullptr,
+             nullptr,
+             nullptr,
+             nullptr,
+             nullptr,
+             0,
+             std::move(l.events),
+             0};
   }
 
   // At least `n` lanes whose buffers hold `cap` muons (the calling thread's
@@ -325,9 +336,12 @@ struct GpuLanes::Impl {
       if (l.cap >= cap) continue;
       free_buffers(l);
       const std::size_t row = cap * 4;
-      FASTMU_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&l.host_in), 7 * row, cudaHostAllocPortable));
-      FASTMU_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&l.host_out), kCompactRows * row, cudaHostAllocPortable));
-      FASTMU_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&l.host_small), kSmall * 8, cudaHostAllocPortable));
+      FASTMU_CUDA_CHECK(
+          cudaHostAlloc(reinterpret_cast<void**>(&l.host_in), 7 * row, cudaHostAllocPortable));
+      FASTMU_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&l.host_out), kCompactRows * row,
+                                      cudaHostAllocPortable));
+      FASTMU_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&l.host_small), kSmall * 8,
+                                      cudaHostAllocPortable));
       FASTMU_CUDA_CHECK(cudaMalloc(&l.state, kStateRows * row));
       FASTMU_CUDA_CHECK(cudaMalloc(&l.compact, kCompactRows * row));
       FASTMU_CUDA_CHECK(cudaMalloc(&l.keep, row));
@@ -433,8 +447,12 @@ class ChunkOrder {
     if (failed_) throw Aborted{};
     return offset_[k];
   }
-  void set_ready() { notify([&] { ready_ = true; }); }
-  void fail() { notify([&] { failed_ = true; }); }
+  void set_ready() {
+    notify([&] { ready_ = true; });
+  }
+  void fail() {
+    notify([&] { failed_ = true; });
+  }
   std::size_t total() const { return next_offset_; }
 
  private:
@@ -584,9 +602,9 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
                                           cudaMemcpyHostToDevice, L.stream));
         auto* f = reinterpret_cast<float*>(L.state);
         auto* i32 = reinterpret_cast<std::int32_t*>(L.state);
-        const DeviceMuons d{f + kX * cap,       f + kY * cap,       f + kZ * cap,
-                            f + kPx * cap,      f + kPy * cap,      f + kPz * cap,
-                            i32 + kPdg * cap,   i32 + kStatus * cap, i32 + kPlane * cap,
+        const DeviceMuons d{f + kX * cap,      f + kY * cap,        f + kZ * cap,
+                            f + kPx * cap,     f + kPy * cap,       f + kPz * cap,
+                            i32 + kPdg * cap,  i32 + kStatus * cap, i32 + kPlane * cap,
                             i32 + kSteps * cap};
         const auto ev = impl.next_events(L);
         FASTMU_CUDA_CHECK(cudaEventRecord(ev.first, L.stream));
@@ -595,7 +613,8 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
             *g.view, d, m, first_id + b);
         FASTMU_CUDA_CHECK(cudaGetLastError());
         FASTMU_CUDA_CHECK(cudaEventRecord(ev.second, L.stream));
-        const unsigned tally_blocks = static_cast<unsigned>(std::min<std::size_t>((m + 255) / 256, 1024));
+        const unsigned tally_blocks =
+            static_cast<unsigned>(std::min<std::size_t>((m + 255) / 256, 1024));
         tally_kernel<<<tally_blocks, 256, 0, L.stream>>>(d.status, d.steps, m,
                                                          compact ? L.keep : nullptr, L.small);
         FASTMU_CUDA_CHECK(cudaGetLastError());
@@ -607,8 +626,8 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
           compact_kernel<<<static_cast<unsigned>((m + 255) / 256), 256, 0, L.stream>>>(
               L.state, cap, L.keep, L.pos, m, L.compact, L.small + 6);
           FASTMU_CUDA_CHECK(cudaGetLastError());
-          FASTMU_CUDA_CHECK(cudaMemcpyAsync(L.host_small + 6, L.small + 6, 8,
-                                            cudaMemcpyDeviceToHost, L.stream));
+          FASTMU_CUDA_CHECK(
+              cudaMemcpyAsync(L.host_small + 6, L.small + 6, 8, cudaMemcpyDeviceToHost, L.stream));
           FASTMU_CUDA_CHECK(cudaStreamSynchronize(L.stream));
           kept = static_cast<std::size_t>(L.host_small[6]);
           if (kept > 0) {
@@ -616,8 +635,8 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
                                                 kCompactRows, cudaMemcpyDeviceToHost, L.stream));
           }
         } else {
-          FASTMU_CUDA_CHECK(cudaMemcpy2DAsync(L.host_out, pitch, L.state, pitch, m * 4,
-                                              kSteps + 1, cudaMemcpyDeviceToHost, L.stream));
+          FASTMU_CUDA_CHECK(cudaMemcpy2DAsync(L.host_out, pitch, L.state, pitch, m * 4, kSteps + 1,
+                                              cudaMemcpyDeviceToHost, L.stream));
         }
         FASTMU_CUDA_CHECK(cudaStreamSynchronize(L.stream));
         const std::size_t at = order.publish_and_wait(k, kept);
@@ -626,7 +645,8 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
                           out.muons.x.data(),  out.muons.y.data(),  out.muons.z.data()};
         std::int32_t* idst[3] = {out.status.data(), out.plane.data(), out.steps.data()};
         for (int r = 0; r < 6; ++r) std::memcpy(fdst[r] + at, L.host_out + r * cap, kept * 4);
-        for (int r = 0; r < 3; ++r) std::memcpy(idst[r] + at, L.host_out + (kStatus + r) * cap, kept * 4);
+        for (int r = 0; r < 3; ++r)
+          std::memcpy(idst[r] + at, L.host_out + (kStatus + r) * cap, kept * 4);
         if (compact) {
           const std::uint32_t* idx = L.host_out + kIndexRow * cap;
           for (std::size_t j = 0; j < kept; ++j) {
@@ -666,7 +686,8 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
     std::vector<std::pair<float, float>> iv;
     for (int l = 0; l < lanes_per_gpu; ++l) {
       auto& L = impl.lanes[static_cast<std::size_t>(l)];
-      FASTMU_CUDA_CHECK(cudaMemcpyAsync(L.host_small, L.small, 6 * 8, cudaMemcpyDeviceToHost, L.stream));
+      FASTMU_CUDA_CHECK(
+          cudaMemcpyAsync(L.host_small, L.small, 6 * 8, cudaMemcpyDeviceToHost, L.stream));
       FASTMU_CUDA_CHECK(cudaStreamSynchronize(L.stream));
       st.steps += L.host_small[0];
       for (int s = 0; s < 5; ++s) st.by_status[static_cast<std::size_t>(s)] += L.host_small[1 + s];
@@ -685,7 +706,8 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
     m.px.resize(total), m.py.resize(total), m.pz.resize(total);
     m.x.resize(total), m.y.resize(total), m.z.resize(total);
     m.pdg.resize(total), m.weight.resize(total);
-    out.status.resize(total), out.plane.resize(total), out.steps.resize(total), out.id.resize(total);
+    out.status.resize(total), out.plane.resize(total), out.steps.resize(total),
+        out.id.resize(total);
   }
   if (stats) *stats = st;
 }

@@ -73,8 +73,8 @@ struct StreamedOptions {
 };
 
 struct StreamedStats {
-  double kernel_s = 0;      // longest GPU's time with a transport kernel running
-  std::uint64_t steps = 0;  // muon-steps of every muon (kept or not)
+  double kernel_s = 0;                       // longest GPU's time with a transport kernel running
+  std::uint64_t steps = 0;                   // muon-steps of every muon (kept or not)
   std::array<std::uint64_t, 5> by_status{};  // muons per final MuonStatus 0..4
 };
 

@@ -10,10 +10,10 @@
 #include "fastmu/field/FieldMapParams.hh"
 #include "fastmu/physics/HistoryRng.hh"
 #include "fastmu/physics/MappedField.hh"
+#include "fastmu/physics/MultipleScattering.hh"
 #include "fastmu/physics/MuonKinematics.hh"
 #include "fastmu/physics/MuonPhysicsTables.hh"
 #include "fastmu/physics/MuonStepper.hh"
-#include "fastmu/physics/MultipleScattering.hh"
 #include "fastmu/transport/DetailedRegion.hh"
 
 namespace fastmu {
@@ -60,7 +60,8 @@ void fly_through_vacuum(MuonTrack& trk, const DetailedRegion& region, const Fiel
       const double mid = 0.5 * (lo + hi);
       Vec3 pm = trk.pos, dm = trk.dir;
       field.advance(pm, dm, mid, p, trk.charge);
-      if (region.inside(pm)) lo = mid; else hi = mid;
+      if (region.inside(pm)) lo = mid;
+      else hi = mid;
     }
     field.advance(trk.pos, trk.dir, hi, p, trk.charge);
     return;
@@ -87,7 +88,8 @@ double max_field(const FieldMapParams& map) {
   double b2 = 0;
   const auto& v = map.values();
   for (std::size_t i = 0; i + 2 < v.size(); i += 3) {
-    b2 = std::max(b2, double(v[i]) * v[i] + double(v[i + 1]) * v[i + 1] + double(v[i + 2]) * v[i + 2]);
+    b2 = std::max(b2,
+                  double(v[i]) * v[i] + double(v[i + 1]) * v[i + 1] + double(v[i + 2]) * v[i + 2]);
   }
   return std::sqrt(b2);
 }

@@ -18,11 +18,11 @@
 namespace fastmu {
 
 struct DetailedTransportOptions {
-  PhysicsOptions physics;           // processes and cuts, as `fastmu physics`
-  float p_kill = 0.18f;             // GeV/c: below it a muon is stopped (status 1)
+  PhysicsOptions physics;               // processes and cuts, as `fastmu physics`
+  float p_kill = 0.18f;                 // GeV/c: below it a muon is stopped (status 1)
   std::int32_t max_segments = 1000000;  // volume crossings per muon before status 3
   std::uint64_t seed = 1;
-  int threads = 0;                  // 0: all cores
+  int threads = 0;  // 0: all cores
 };
 
 // Transports `in` (muon ids first_id, first_id + 1, ...) through `geometry`,

@@ -14,7 +14,8 @@ namespace fastmu {
 nlohmann::json iron_block_geometry_json() {
   const double t = kIronBlockThickness;
   return {
-      {"world", {{"min", {-21.0, -21.0, -1.0}}, {"max", {21.0, 21.0, t + 1.0}}, {"material", "vacuum"}}},
+      {"world",
+       {{"min", {-21.0, -21.0, -1.0}}, {"max", {21.0, 21.0, t + 1.0}}, {"material", "vacuum"}}},
       {"volumes",
        {{{"name", "iron_block"},
          {"shape", "box"},
@@ -61,9 +62,9 @@ TransportParams make_transport_params(const nlohmann::json& geometry, const std:
                                       MaterialLibrary& materials, const TableSet& tables,
                                       TableCache* cache, const StepOptions& options,
                                       const MaterialSteps& overrides) {
-  return make_transport_params(
-      std::make_shared<const GeometryParams>(GeometryParams::from_json(geometry, source, materials)),
-      materials, tables, cache, options, overrides);
+  return make_transport_params(std::make_shared<const GeometryParams>(
+                                   GeometryParams::from_json(geometry, source, materials)),
+                               materials, tables, cache, options, overrides);
 }
 
 TransportParams make_transport_params(std::shared_ptr<const GeometryParams> geo,

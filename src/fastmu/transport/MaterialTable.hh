@@ -19,13 +19,13 @@ namespace fastmu {
 
 struct MaterialTableView {
   TableView t;
-  float ln_p_min = 0;                  // ln(p_min)
-  const float* ln_centres = nullptr;   // ln(p_centres[b])
-  const float* inv_ln_gap = nullptr;   // 1 / ln(p_centres[b + 1] / p_centres[b]), n_pbins - 1
-  std::uint32_t row_magic = 0;         // ceil(2^32 / (ny + 1)): see split_cell
-  float step = 0, inv_step = 0;        // the table's step length d [m] and 1 / d
-  std::int32_t shorter = -1;           // the ladder's next shorter table (TransportView
-                                       // index), -1: none (StepLengths.hh)
+  float ln_p_min = 0;                 // ln(p_min)
+  const float* ln_centres = nullptr;  // ln(p_centres[b])
+  const float* inv_ln_gap = nullptr;  // 1 / ln(p_centres[b + 1] / p_centres[b]), n_pbins - 1
+  std::uint32_t row_magic = 0;        // ceil(2^32 / (ny + 1)): see split_cell
+  float step = 0, inv_step = 0;       // the table's step length d [m] and 1 / d
+  std::int32_t shorter = -1;          // the ladder's next shorter table (TransportView
+                                      // index), -1: none (StepLengths.hh)
 };
 
 // Cell index -> (ix, iy) = (cell / (ny + 1), cell % (ny + 1)) without a
@@ -76,7 +76,7 @@ struct MaterialTableLogs {
 // the same choice from one logarithm. u is uniform in (0, 1); lp = ln p
 // (log_fast, computed by the caller: the CPU takes it for 8 muons at once).
 FASTMU_HD FASTMU_FORCEINLINE std::int32_t choose_bin_ln(const MaterialTableView& m, float p,
-                                                       float lp, float u) {
+                                                        float lp, float u) {
   const TableView& t = m.t;
   std::int32_t b;
   if (t.binning == MomentumBinning::log) {

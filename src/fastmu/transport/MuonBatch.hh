@@ -14,9 +14,9 @@ namespace fastmu {
 
 // Final status of a muon (interfaces.md "Transport output").
 enum class MuonStatus : std::int32_t {
-  alive = -1,        // still being transported (never written out)
-  at_plane = 0,      // reached a sensitive plane inside its window
-  stopped = 1,       // |p| fell below the kill momentum
+  alive = -1,    // still being transported (never written out)
+  at_plane = 0,  // reached a sensitive plane inside its window
+  stopped = 1,   // |p| fell below the kill momentum
   left_world = 2,
   step_limit = 3,
   outside_window = 4,  // crossed a sensitive plane outside its window
@@ -46,11 +46,11 @@ struct MuonBatch {
 };
 
 struct TransportResult {
-  MuonBatch muons;                    // final momenta and positions, pdg and weight
-  std::vector<std::int32_t> status;   // MuonStatus
-  std::vector<std::int32_t> plane;    // sensitive-plane index, -1 if none was reached
-  std::vector<std::int32_t> steps;    // steps taken
-  std::uint64_t first_id = 0;         // id of row 0 (batches cut from a larger input)
+  MuonBatch muons;                   // final momenta and positions, pdg and weight
+  std::vector<std::int32_t> status;  // MuonStatus
+  std::vector<std::int32_t> plane;   // sensitive-plane index, -1 if none was reached
+  std::vector<std::int32_t> steps;   // steps taken
+  std::uint64_t first_id = 0;        // id of row 0 (batches cut from a larger input)
   // Muon id of each row, ascending; empty when every muon of the batch is
   // there (row i is muon first_id + i).
   std::vector<std::int64_t> id;

@@ -16,8 +16,8 @@ namespace fastmu {
 MuonBatch read_muons(const std::filesystem::path& path);
 
 // Writes id,px,py,pz,x,y,z,pdg,weight,status[,plane] (CSV or HDF5 by extension),
-// atomically, uncompressed (MuonWriter writes in chunks). Only status-0 rows unless `all`; the plane column is written when
-// `with_plane` (geometries with several sensitive planes).
+// atomically, uncompressed (MuonWriter writes in chunks). Only status-0 rows unless `all`; the
+// plane column is written when `with_plane` (geometries with several sensitive planes).
 void write_transport_result(const std::filesystem::path& path, const TransportResult& result,
                             bool all, bool with_plane);
 

@@ -191,7 +191,8 @@ struct MuonReader::Impl {
         const std::string_view l(pending.data() + start,
                                  (nl == std::string::npos ? pending.size() : nl) - start);
         ++lineno;
-        const std::uint64_t next = off - pending.size() + (nl == std::string::npos ? pending.size() : nl + 1);
+        const std::uint64_t next =
+            off - pending.size() + (nl == std::string::npos ? pending.size() : nl + 1);
         if (is_data_line(l)) {
           header = std::string(l);
           data_start = next;
@@ -206,7 +207,8 @@ struct MuonReader::Impl {
     const auto columns = split_header(*header);
     for (std::size_t c = 0; c < columns.size(); ++c) {
       double dummy;
-      if (columns[c].empty()) throw Error(fmt::format("{}:{}: empty column name in header", source, lineno));
+      if (columns[c].empty())
+        throw Error(fmt::format("{}:{}: empty column name in header", source, lineno));
       if (parse_double(columns[c], dummy)) {
         throw Error(fmt::format("{}:{}: header line expected (column names), found a number '{}'",
                                 source, lineno, columns[c]));
@@ -232,13 +234,14 @@ struct MuonReader::Impl {
     file = io::h5::open_file(source);
     const auto dims = io::h5::dataset_shape(file.get(), "muons", source);
     if (dims.size() != 2) {
-      throw Error(fmt::format("{}: dataset 'muons' must be 2-D (rows, columns), has rank {}", source,
-                              dims.size()));
+      throw Error(fmt::format("{}: dataset 'muons' must be 2-D (rows, columns), has rank {}",
+                              source, dims.size()));
     }
     dataset = io::h5::Handle(H5Dopen2(file.get(), "muons", H5P_DEFAULT));
     std::vector<std::string> columns;
     if (io::h5::has_attribute(dataset.get(), "columns")) {
-      columns = split_header(io::h5::read_string_attribute(dataset.get(), "columns", source + ": muons"));
+      columns =
+          split_header(io::h5::read_string_attribute(dataset.get(), "columns", source + ": muons"));
     } else {
       columns.assign(std::begin(kNames), std::end(kNames));
       columns.resize(std::min<std::size_t>(columns.size(), dims[1]));
@@ -252,7 +255,8 @@ struct MuonReader::Impl {
     total = dims[0];
     io::h5::Handle type(H5Dget_type(dataset.get()));
     const H5T_class_t cls = H5Tget_class(type.get());
-    if (cls != H5T_INTEGER && cls != H5T_FLOAT) throw Error(source + ": dataset 'muons' is not numeric");
+    if (cls != H5T_INTEGER && cls != H5T_FLOAT)
+      throw Error(source + ": dataset 'muons' is not numeric");
     // float32 files are read as they are stored; anything else through double
     // (weights keep their precision).
     single_precision = cls == H5T_FLOAT && H5Tget_size(type.get()) == 4;
@@ -377,7 +381,8 @@ struct MuonReader::Impl {
         l.remove_prefix(comma + 1);
       }
       if (nf != ncol) {
-        p.error = Piece::Bad{local_line, true, fmt::format("expected {} fields, found {}", ncol, nf)};
+        p.error =
+            Piece::Bad{local_line, true, fmt::format("expected {} fields, found {}", ncol, nf)};
         return false;
       }
       for (int k = 0; k < 8; ++k) {
@@ -386,8 +391,9 @@ struct MuonReader::Impl {
           continue;
         }
         if (!parse_double(f[col[k]], v[k])) {
-          p.error = Piece::Bad{local_line, true,
-                               fmt::format("column '{}': '{}' is not a number", kNames[k], f[col[k]])};
+          p.error =
+              Piece::Bad{local_line, true,
+                         fmt::format("column '{}': '{}' is not a number", kNames[k], f[col[k]])};
           return false;
         }
       }
@@ -431,7 +437,8 @@ struct MuonReader::Impl {
         for (const Piece& p : pieces) {
           if (p.error) {
             const std::uint64_t at = before + p.error->line - 1;
-            if (p.error->syntax) throw Error(fmt::format("{}:{}: {}", source, at, p.error->message));
+            if (p.error->syntax)
+              throw Error(fmt::format("{}:{}: {}", source, at, p.error->message));
             throw Error(fmt::format("{} line {}, {}", source, at, p.error->message));
           }
           before += p.lines;
@@ -451,7 +458,8 @@ struct MuonReader::Impl {
   // ---- HDF5 ----
 
   template <class T>
-  void convert(const T* raw, std::size_t n, std::uint64_t first, MuonBatch& out, std::size_t offset) {
+  void convert(const T* raw, std::size_t n, std::uint64_t first, MuonBatch& out,
+               std::size_t offset) {
     std::mutex m;
     std::optional<std::size_t> bad;
     parallel_for_chunks(n, threads, kConvertChunk, [&](std::size_t b, std::size_t e) {
@@ -499,12 +507,15 @@ struct MuonReader::Impl {
     herr_t st;
     if (single_precision) {
       raw_f.resize(n * ncol);
-      st = H5Dread(dataset.get(), H5T_NATIVE_FLOAT, mspace.get(), fspace.get(), H5P_DEFAULT, raw_f.data());
+      st = H5Dread(dataset.get(), H5T_NATIVE_FLOAT, mspace.get(), fspace.get(), H5P_DEFAULT,
+                   raw_f.data());
     } else {
       raw_d.resize(n * ncol);
-      st = H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT, raw_d.data());
+      st = H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT,
+                   raw_d.data());
     }
-    if (st < 0) throw Error(fmt::format("{}: cannot read dataset 'muons' rows {}..{}", source, row, row + n));
+    if (st < 0)
+      throw Error(fmt::format("{}: cannot read dataset 'muons' rows {}..{}", source, row, row + n));
     if (single_precision) {
       convert(raw_f.data(), n, row, out, offset);
     } else {
@@ -514,12 +525,14 @@ struct MuonReader::Impl {
   }
 };
 
-MuonReader::MuonReader(const std::filesystem::path& path, int threads) : impl_(std::make_unique<Impl>()) {
+MuonReader::MuonReader(const std::filesystem::path& path, int threads)
+    : impl_(std::make_unique<Impl>()) {
   impl_->source = path.string();
   impl_->threads = threads;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(path.string() + ": file not found");
-  if (std::filesystem::is_directory(path, ec)) throw Error(path.string() + ": is a folder, not a file");
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(path.string() + ": is a folder, not a file");
   impl_->csv = io::format_from_path(path) != io::TableFormat::hdf5;
   if (io::format_from_path(path) == io::TableFormat::raw_f32) {
     throw Error(path.string() + ": .f32 files are samples, not muons (CSV or HDF5 expected)");
@@ -558,7 +571,9 @@ void MuonReader::seek(std::uint64_t row) {
   }
   if (row < m.row) m.pos = m.data_start, m.line = m.data_start_line, m.row = 0;
   while (m.row < row) {
-    if (m.csv_next(static_cast<std::size_t>(std::min<std::uint64_t>(row - m.row, 1u << 22)), nullptr) == 0) break;
+    if (m.csv_next(static_cast<std::size_t>(std::min<std::uint64_t>(row - m.row, 1u << 22)),
+                   nullptr) == 0)
+      break;
   }
 }
 

@@ -122,7 +122,8 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
         if (row >= options.end) break;
         Chunk c;
         c.first_id = row;
-        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, options.end - row));
+        const auto want =
+            static_cast<std::size_t>(std::min<std::uint64_t>(chunk, options.end - row));
         if (!reader.read(want, c.muons)) break;
         if (!inputs.push(std::move(c))) return;
       }
@@ -193,9 +194,10 @@ std::size_t chunk_rows_for_memory(std::uint64_t max_memory, std::uint64_t reside
   const std::uint64_t room = max_memory > resident ? (max_memory - resident) / 4 * 3 : 0;
   const std::uint64_t rows = room / std::max<std::size_t>(bytes_per_row, 1);
   if (rows < kMinChunkRows) {
-    throw Error(fmt::format(
-        "--max-memory: {:.0f} MB leaves no room for muons: tables and geometry already take {:.0f} MB",
-        max_memory / 1e6, resident / 1e6));
+    throw Error(
+        fmt::format("--max-memory: {:.0f} MB leaves no room for muons: tables and geometry already "
+                    "take {:.0f} MB",
+                    max_memory / 1e6, resident / 1e6));
   }
   return static_cast<std::size_t>(std::min<std::uint64_t>(rows, std::uint64_t(1) << 30));
 }

@@ -20,7 +20,7 @@ struct StreamOptions {
   int threads = 0;  // CPU transport threads (0: all)
   int gpus = 0;     // CUDA: GPUs (0: all visible)
   std::size_t chunk_rows = std::size_t(1) << 22;
-  std::uint64_t begin = 0;  // first row (muon id)
+  std::uint64_t begin = 0;                                        // first row (muon id)
   std::uint64_t end = std::numeric_limits<std::uint64_t>::max();  // one past the last row
   // Rows the transport returns: at_plane (what the writer keeps unless --all)
   // is compacted on the GPU, so the other rows never cross the bus.
@@ -29,9 +29,9 @@ struct StreamOptions {
 };
 
 struct StreamTotals {
-  std::uint64_t rows = 0;      // muons transported
-  std::uint64_t written = 0;   // rows written
-  std::uint64_t steps = 0;     // muon-steps
+  std::uint64_t rows = 0;        // muons transported
+  std::uint64_t written = 0;     // rows written
+  std::uint64_t steps = 0;       // muon-steps
   double transport_seconds = 0;  // sum of transport() wall times
   double kernel_seconds = 0;     // sum of the transports' kernel times (CPU: = transport)
   std::uint64_t by_status[5] = {};

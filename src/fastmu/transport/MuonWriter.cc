@@ -5,8 +5,8 @@
 #include <cstring>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <system_error>
+#include <type_traits>
 #include <vector>
 
 #include <fmt/compile.h>
@@ -181,8 +181,8 @@ struct MuonWriter::Impl {
       H5Pset_chunk(dcpl.get(), 2, chunk);
       io::h5::apply_compression(dcpl.get(), compression, sizeof(double));
     }
-    dataset = io::h5::Handle(H5Dcreate2(file.get(), "muons", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                                        dcpl.get(), H5P_DEFAULT));
+    dataset = io::h5::Handle(H5Dcreate2(file.get(), "muons", H5T_IEEE_F64LE, space.get(),
+                                        H5P_DEFAULT, dcpl.get(), H5P_DEFAULT));
     if (!dataset.valid()) throw Error(name + ": cannot create HDF5 dataset 'muons'");
     io::h5::write_attribute(dataset.get(), "columns", header_line(layout));
   }
@@ -190,12 +190,14 @@ struct MuonWriter::Impl {
   void write_block(const double* d, std::size_t k) {
     if (!dataset.valid()) create_dataset(true, 0);
     const hsize_t new_dims[2] = {dataset_rows + k, ncol};
-    if (H5Dset_extent(dataset.get(), new_dims) < 0) throw Error(name + ": cannot extend dataset 'muons'");
+    if (H5Dset_extent(dataset.get(), new_dims) < 0)
+      throw Error(name + ": cannot extend dataset 'muons'");
     io::h5::Handle fspace(H5Dget_space(dataset.get()));
     const hsize_t start[2] = {dataset_rows, 0}, count[2] = {k, ncol};
     H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
     io::h5::Handle mspace(H5Screate_simple(2, count, nullptr));
-    if (H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT, d) < 0) {
+    if (H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT, d) <
+        0) {
       throw Error(name + ": write error (dataset 'muons')");
     }
     dataset_rows += k;
@@ -227,8 +229,8 @@ struct MuonWriter::Impl {
   std::size_t rows_in(const char* data, std::size_t bytes) const {
     if (hdf5) return bytes / (ncol * sizeof(double));
     std::size_t n = 0;
-    for (const char* p = data; (p = static_cast<const char*>(std::memchr(p, '\n', data + bytes - p)));
-         ++p) {
+    for (const char* p = data;
+         (p = static_cast<const char*>(std::memchr(p, '\n', data + bytes - p))); ++p) {
       ++n;
     }
     return n;
@@ -270,9 +272,7 @@ MuonWriter::MuonWriter(const std::filesystem::path& path, OutputLayout layout,
 
 MuonWriter::~MuonWriter() = default;
 
-void MuonWriter::append(const TransportResult& result) {
-  impl_->encode_and_write(result);
-}
+void MuonWriter::append(const TransportResult& result) { impl_->encode_and_write(result); }
 
 void MuonWriter::append_part(const std::filesystem::path& part) {
   Impl& m = *impl_;

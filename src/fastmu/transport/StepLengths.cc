@@ -19,8 +19,8 @@ double material_step(const Material& material, double reference_step,
                      const MaterialSteps& overrides) {
   if (const auto it = overrides.find(material.name); it != overrides.end()) {
     if (!(it->second > 0) || !std::isfinite(it->second)) {
-      throw Error(fmt::format("step of material '{}': {} m is not a positive length",
-                              material.name, it->second));
+      throw Error(fmt::format("step of material '{}': {} m is not a positive length", material.name,
+                              it->second));
     }
     return it->second;
   }
@@ -42,7 +42,8 @@ std::vector<double> ladder_steps(double d, double density_g_cm3) {
   return out;
 }
 
-std::pair<std::string, double> parse_material_step(const std::string& text, const std::string& what) {
+std::pair<std::string, double> parse_material_step(const std::string& text,
+                                                   const std::string& what) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0) {
     throw Error(fmt::format("{}: '{}' is not NAME=LENGTH", what, text));
@@ -51,7 +52,8 @@ std::pair<std::string, double> parse_material_step(const std::string& text, cons
   char* end = nullptr;
   const double v = std::strtod(value.c_str(), &end);
   if (value.empty() || *end != '\0' || !(v > 0) || !std::isfinite(v)) {
-    throw Error(fmt::format("{}: '{}': the length must be a positive number of metres", what, text));
+    throw Error(
+        fmt::format("{}: '{}': the length must be a positive number of metres", what, text));
   }
   return {text.substr(0, eq), v};
 }

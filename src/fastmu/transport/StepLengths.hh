@@ -33,12 +33,12 @@ namespace fastmu {
 
 struct Material;
 
-inline constexpr double kIronDensity = 7.874;             // g/cm^3 (G4_Fe)
-inline constexpr double kMinMaterialStep = 1e-3;          // m
-inline constexpr double kMaxMaterialStep = 1.0;           // m
-inline constexpr double kMinLadderStep = 7e-4;            // m: 1 mm sheets within sqrt(2)
-inline constexpr double kMinLadderMassThickness = 0.1;    // g/cm^2
-inline constexpr int kMaxLadder = 8;                      // entries incl. d
+inline constexpr double kIronDensity = 7.874;           // g/cm^3 (G4_Fe)
+inline constexpr double kMinMaterialStep = 1e-3;        // m
+inline constexpr double kMaxMaterialStep = 1.0;         // m
+inline constexpr double kMinLadderStep = 7e-4;          // m: 1 mm sheets within sqrt(2)
+inline constexpr double kMinLadderMassThickness = 0.1;  // g/cm^2
+inline constexpr int kMaxLadder = 8;                    // entries incl. d
 
 // Per-material overrides [m], by material name.
 using MaterialSteps = std::map<std::string, double>;
@@ -53,6 +53,7 @@ double material_step(const Material& material, double reference_step,
 std::vector<double> ladder_steps(double d, double density_g_cm3);
 
 // Parses "NAME=LENGTH" (--material-step); throws fastmu::Error naming `what`.
-std::pair<std::string, double> parse_material_step(const std::string& text, const std::string& what);
+std::pair<std::string, double> parse_material_step(const std::string& text,
+                                                   const std::string& what);
 
 }  // namespace fastmu

@@ -20,8 +20,8 @@
 //     inside the safety and its sagitta exceeds kBoundaryTolerance, the end
 //     point is located, and a path that left the volume is cut by bisection
 //     to within kBoundaryTolerance of where it leaves (so a path may cut a
-//     corner of its volume by at most 10 um). A move that would cross a sensitive plane is shortened to end
-//     exactly on it;
+//     corner of its volume by at most 10 um). A move that would cross a sensitive plane is
+//     shortened to end exactly on it;
 //  5. in matter: momentum loss and transverse kick sampled from the table of
 //     the ladder entry d_k nearest h in ln (by stochastic interpolation of the
 //     momentum bin, alias draw, jitter), isotropic azimuth, applied in the
@@ -65,8 +65,8 @@
 namespace fastmu {
 
 struct StepOptions {
-  float step = 0.02f;              // table step d [m]
-  float p_kill = 0.18f;            // GeV/c
+  float step = 0.02f;    // table step d [m]
+  float p_kill = 0.18f;  // GeV/c
   std::int32_t max_steps = 100000;
   std::uint64_t seed = 12345;
 };
@@ -81,15 +81,15 @@ struct Location {
 
 // Per-muon state while it is transported (registers on the GPU).
 struct MuonTrack {
-  Vec3f r;         // m
-  Vec3f p;         // GeV/c
-  float charge;    // e
+  Vec3f r;       // m
+  Vec3f p;       // GeV/c
+  float charge;  // e
   std::int32_t status = static_cast<std::int32_t>(MuonStatus::alive);
   std::int32_t steps = 0;
   std::int32_t plane = -1;
-  Location loc{};       // material and volume field at the last lookup
-  float safety = 0.0f;  // distance the muon may go before the next lookup [m]
-  float plane_gap = 0.0f;  // path the muon may go before the planes are checked [m]
+  Location loc{};               // material and volume field at the last lookup
+  float safety = 0.0f;          // distance the muon may go before the next lookup [m]
+  float plane_gap = 0.0f;       // path the muon may go before the planes are checked [m]
   std::int32_t tiny_steps = 0;  // consecutive boundary steps of at most kTinyStep
 };
 
@@ -141,13 +141,13 @@ FASTMU_HD FASTMU_FORCEINLINE bool is_zero(Vec3f v) {
 struct StepPlan {
   Location loc;
   const MaterialTableView* table;  // ladder entry for h; null: no interaction (vacuum)
-  Vec3f b0;                // field at the start [T]
-  float pm;                // |p| at the start
-  float h;                 // planned path length [m]
-  bool crossing;           // h ends beyond a boundary of the volume
-  bool escape;             // a trapped track's whole step (kMaxTinySteps): no boundary cut
-  std::int32_t bin;        // momentum bin chosen (tables only)
-  Philox4 rn;              // this step's random block (tables only)
+  Vec3f b0;                        // field at the start [T]
+  float pm;                        // |p| at the start
+  float h;                         // planned path length [m]
+  bool crossing;                   // h ends beyond a boundary of the volume
+  bool escape;                     // a trapped track's whole step (kMaxTinySteps): no boundary cut
+  std::int32_t bin;                // momentum bin chosen (tables only)
+  Philox4 rn;                      // this step's random block (tables only)
 };
 
 // The momentum after the table interaction: fractional loss s.loss_frac
@@ -363,9 +363,10 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
     m.status = static_cast<std::int32_t>(MuonStatus::stopped);  // lost all momentum on the way
   } else if (hit >= 0) {
     const SensitivePlane& sp = env.planes[hit];
-    const bool inside = m.r.x >= sp.x_min && m.r.x <= sp.x_max && m.r.y >= sp.y_min &&
-                        m.r.y <= sp.y_max;
-    m.status = static_cast<std::int32_t>(inside ? MuonStatus::at_plane : MuonStatus::outside_window);
+    const bool inside =
+        m.r.x >= sp.x_min && m.r.x <= sp.x_max && m.r.y >= sp.y_min && m.r.y <= sp.y_max;
+    m.status =
+        static_cast<std::int32_t>(inside ? MuonStatus::at_plane : MuonStatus::outside_window);
     m.plane = hit;
   }
 }
@@ -374,7 +375,9 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
 template <class Env>
 FASTMU_HD FASTMU_FORCEINLINE void transport_step(const Env& env, MuonTrack& m, std::uint64_t id) {
   StepPlan s;
-  if (plan_step(env, m, [&] { return step_random(env.options, id, m); }, s)) finish_step(env, m, s);
+  if (plan_step(
+          env, m, [&] { return step_random(env.options, id, m); }, s))
+    finish_step(env, m, s);
 }
 
 // Transports one muon until it reaches a final status.

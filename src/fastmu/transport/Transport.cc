@@ -24,9 +24,12 @@ Backend parse_backend(const std::string& name) {
 
 const char* backend_name(Backend b) {
   switch (b) {
-    case Backend::automatic: return "auto";
-    case Backend::cpu: return "cpu";
-    case Backend::cuda: return "cuda";
+    case Backend::automatic:
+      return "auto";
+    case Backend::cpu:
+      return "cpu";
+    case Backend::cuda:
+      return "cuda";
   }
   return "?";
 }
@@ -142,9 +145,8 @@ void transport_into(TransportResult& result, const TransportParams& params, cons
   if (stats) *stats = st;
 }
 
-void transport_on_device(const TransportParams& params, const float* rows, std::size_t n,
-                         int ncol, const cuda::DeviceColumns& out, std::uint64_t first_id,
-                         void* stream) {
+void transport_on_device(const TransportParams& params, const float* rows, std::size_t n, int ncol,
+                         const cuda::DeviceColumns& out, std::uint64_t first_id, void* stream) {
   resolve_backend(Backend::cuda);  // a clear error without CUDA or a GPU
   const ResidentGpus resident(params, {cuda::current_device()});
   cuda::transport_device(*resident.targets()[0].view, rows, n, ncol, out, first_id, stream);

@@ -74,8 +74,8 @@ int resolve_gpu_count(int requested);
 // ncol 7 or 8: px,py,pz,x,y,z,pdg[,weight]) into device columns, without a
 // host copy of the muons (cuda::transport_device). Throws fastmu::Error when
 // this build has no CUDA or no GPU is visible.
-void transport_on_device(const TransportParams& params, const float* rows, std::size_t n,
-                         int ncol, const cuda::DeviceColumns& out, std::uint64_t first_id = 0,
+void transport_on_device(const TransportParams& params, const float* rows, std::size_t n, int ncol,
+                         const cuda::DeviceColumns& out, std::uint64_t first_id = 0,
                          void* stream = nullptr);
 
 }  // namespace fastmu

@@ -17,8 +17,8 @@ namespace fastmu {
 
 struct TransportView {
   GeometryView geometry;
-  FieldMapView field;                 // empty when the geometry has no map
-  Vec3f field_lo{}, field_hi{};       // region where the map can be non-zero
+  FieldMapView field;                         // empty when the geometry has no map
+  Vec3f field_lo{}, field_hi{};               // region where the map can be non-zero
   const MaterialTableView* tables = nullptr;  // by material id (n_pbins == 0: vacuum), then
                                               // the ladders' shorter entries
   std::int32_t n_tables = 0;                  // material ids (ladder entries not counted)
