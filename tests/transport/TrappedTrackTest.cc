@@ -1,7 +1,12 @@
-// A track trapped on an interface between opposite fields (a magnet's core
-// and its return yoke, iron both) must not crawl along it in push-length
-// steps (StepPhysics.hh, kMaxTinySteps): here mu- run along the plane x = 0
-// between two iron boxes whose fields each bend them back towards the other.
+// A track running along an interface between opposite fields (a magnet's
+// core and its return yoke, iron both) must cross the region in a number of
+// steps of the order of its length over the table step (StepPhysics.hh,
+// kMaxTinySteps): here mu- run along the plane x = 0 between two iron boxes
+// whose fields each bend them back towards the other. Note: this set-up does
+// not itself reproduce the 20 um crawl seen once in 10^4 SHiP-like muons
+// (it passes with the escape disabled too); it guards the interface
+// behaviour, and the escape's effect was measured on the SHiP-like shield
+// (BENCHMARKS.md, session 3).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -47,5 +47,6 @@ ref="$root/../shared/reference/geant4/slab_G4_Fe_10m_50GeV_mu-.f32"
 [ -f "$ref" ] && cp "$ref" "$stage/reference/"
 cp "$root/tools/device/gpu_bench.sh" "$root/tools/device/cpu_bench.sh" "$root/tools/device/pipeline_bench.sh" \
   "$root/tools/device/stepping_bench.sh" "$root/tools/device/process_bench.sh" \
+  "$root/tools/device/session_bench.sh" \
   "$root/tools/sheet_matrix.py" "$stage/"
 du -sh "$stage"
