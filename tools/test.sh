@@ -3,7 +3,8 @@
 # present) with the whole test suite; a second build with clang,
 # AddressSanitizer + UndefinedBehaviorSanitizer (CUDA, Python and benchmarks
 # off) running the C++ tests; and the libFuzzer targets of that build, each
-# for FASTMU_FUZZ_SECONDS (default 30) on its seed corpus.
+# for FASTMU_FUZZ_SECONDS (default 20; one per core at a time) on its seed
+# corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -43,5 +44,5 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir build-sanitize --output-on-failure -j"$jobs" -LE packaging
 
 step "fuzzers"
-bash tools/fuzz.sh build-sanitize "${FASTMU_FUZZ_SECONDS:-30}"
+bash tools/fuzz.sh build-sanitize "${FASTMU_FUZZ_SECONDS:-20}"
 step "done"
