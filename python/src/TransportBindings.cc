@@ -366,6 +366,7 @@ void bind_transport(py::module_& m) {
           out["muon_gradient"] =
               adopt_vector(std::move(r.muon_grad), {n, static_cast<py::ssize_t>(r.n_params)});
           out["status"] = adopt_vector(std::move(r.status), {n});
+          out["muon_steps"] = adopt_vector(std::move(r.muon_steps), {n});
         }
         return out;
       },

@@ -44,6 +44,11 @@ struct TwoSlabEnv {
   float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t, float limit) const {
     return fminf(free_flight_distance(r, u), limit);
   }
+  // Both slabs' faces are planes of constant z (sides at the world's edge).
+  bool boundary_normal(std::int32_t volume, Vec3f, Vec3f& n) const {
+    n = {0, 0, 1};
+    return volume >= 0;
+  }
   const MaterialTableView* shorter_table(const MaterialTableView&) const { return nullptr; }
   bool has_field_map() const { return false; }
   Vec3f field_map(Vec3f) const { return {0, 0, 0}; }

@@ -763,7 +763,8 @@ WindowObjectiveResult window_objective(const TransportView& view, const FieldPar
   r.gradient.assign(np, 0.0);
   if (n == 0) return r;
   std::vector<double> hard(n, 0.0);
-  std::vector<std::int32_t> steps(n, 0);
+  r.muon_steps.assign(n, 0);
+  std::vector<std::int32_t>& steps = r.muon_steps;
   DeviceArena arena;
   ObjectiveMuons m;
   m.x = arena.copy(in.x.data(), n), m.y = arena.copy(in.y.data(), n);

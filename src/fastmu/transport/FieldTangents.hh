@@ -8,8 +8,8 @@
 // step are those of the forward transport (common random numbers: Philox
 // keyed by seed, muon id and step index), and every random quantity of a step
 // is held fixed: the momentum bin, the alias cell and its jitter (so the
-// fractional loss and the kick), the azimuth, and the path length h of the
-// step. What is differentiated, per step (finish_step's hooks):
+// fractional loss and the kick), the azimuth, and the ladder entry. What is
+// differentiated, per step (finish_step's hooks):
 //  - the start: u = p / |p|, so du = (dp - u (u . dp)) / |p|, d|p| = u . dp;
 //  - the move: RK4 (the same sub-steps, stage points and renormalisation as
 //    rk4_step) with kappa = q c / |p| (d kappa = -kappa d|p| / |p|) and the
@@ -18,15 +18,19 @@
 //    inside a volume of uniform field; that of a field map is not taken;
 //  - a step ending on a sensitive plane: the end point stays on the plane,
 //    dr -> dr - u (dr_z / u_z) and du -> du + (du/ds) ds with ds = -dr_z / u_z;
+//  - a step cut at a boundary: the end point stays on the boundary face
+//    (normal n, GeometryView::boundary_normal), ds = -(n . dr) / (n . u), and
+//    the path length h of the interaction changes by ds (to_boundary). A whole
+//    table step keeps its length d;
 //  - the interaction: p' = |p| R(u) l with l = (k cos phi, k sin phi, 1 - f)
-//    fixed; dp' = d|p| R(u) l + |p| (dR/du . du) l, R being rotate_from_z (the
-//    exact derivative of its construction: near u = +-z it varies fast, as
-//    the function itself does).
+//    fixed but for its dependence on h (f ~ h, k ~ sqrt(h));
+//    dp' = d|p| R(u) l + |p| (dR/du . du) l + |p| R(u) dl/dh dh, R being
+//    rotate_from_z (the exact derivative of its construction: near u = +-z it
+//    varies fast, as the function itself does).
 // Not differentiated (the pathwise estimator ignores these discontinuities):
-// changes of volume, material, momentum bin, step count or final status under
-// a change of the parameters, and the dependence of a boundary-limited step's
-// length on the parameters (its length is held, not its end point on the
-// boundary). The finite-difference tests measure what that leaves out.
+// changes of volume, material, momentum bin, step count (which shifts the
+// random numbers of the later steps) or final status under a change of the
+// parameters. The finite-difference tests measure what that leaves out.
 #pragma once
 
 #include <cstdint>
@@ -77,6 +81,7 @@ struct FieldTangents {
   // Within a step, after the move: d|p| and du.
   float dpm[kMaxFieldParameters];
   Vec3f du[kMaxFieldParameters];
+  float dh[kMaxFieldParameters];  // change of the path length (boundary-limited steps)
 
   FASTMU_HD void reset(const FieldParameterView& p) {
     params = p;
@@ -95,6 +100,7 @@ struct FieldTangents {
     const std::int32_t n = params.n_params;
     const float inv_pm = 1.0f / pm;
     for (std::int32_t k = 0; k < n; ++k) {
+      dh[k] = 0.0f;
       dpm[k] = dot(start.u, dp[k]);
       du[k] = inv_pm * (dp[k] - dpm[k] * start.u);
     }
@@ -119,6 +125,35 @@ struct FieldTangents {
       start = rk4(start, kappa, inv_pm, hs, kb, db, field_at);
   }
 
+  // A step cut at a boundary: its end stays on the boundary, so the path
+  // length changes by ds = -(n . dr) / (n . u) (n: the normal of the face
+  // crossed, of the start volume or, from the world region, of the volume
+  // entered), the end point and direction move along the path by ds, and
+  // the interaction's loss and kick follow the path length (dh). Skipped
+  // where the path grazes the face (|n . u| < kMinCosine: the derivative
+  // grows without bound there) or no face is found.
+  static constexpr float kMinCosine = 1e-3f;
+  template <class Env>
+  FASTMU_HD FASTMU_FORCEINLINE void to_boundary(const Env& env, RayState end, std::int32_t volume,
+                                                float kappa, Vec3f b) {
+    if (volume < 0) {
+      float unused;
+      volume = env.locate(end.r, unused).volume;
+    }
+    Vec3f n;
+    if (volume < 0 || !env.boundary_normal(volume, end.r, n)) return;
+    const float un = dot(n, end.u);
+    if (!(fabsf(un) >= kMinCosine)) return;
+    const Vec3f dudsv = kappa * cross(end.u, b);
+    const float inv_un = 1.0f / un;
+    for (std::int32_t k = 0; k < params.n_params; ++k) {
+      const float ds = -dot(n, dr[k]) * inv_un;
+      dr[k] += ds * end.u;
+      du[k] += ds * dudsv;
+      dh[k] = ds;
+    }
+  }
+
   // The end of the move put on the sensitive plane (z fixed).
   FASTMU_HD FASTMU_FORCEINLINE void to_plane(Vec3f u, float kappa, Vec3f b) {
     const Vec3f dudsv = kappa * cross(u, b);
@@ -133,7 +168,7 @@ struct FieldTangents {
 
   // The table interaction (apply_table_interaction's sample, held fixed).
   FASTMU_HD FASTMU_FORCEINLINE void interact(const MaterialTableView& m, std::int32_t bin, float pm,
-                                             Vec3f u, float h_over_d, Philox4 rn) {
+                                             Vec3f u, float h, float h_over_d, Philox4 rn) {
     SampledLoss s = table_cell_value(m, bin, sample_cell(m.t, bin, rn.v[0]), rn.v[1]);
     if (h_over_d != 1.0f) {
       s.loss_frac *= h_over_d;
@@ -147,8 +182,12 @@ struct FieldTangents {
     sincos_two_pi(to_unit_open_f(rn.v[2]), sin_phi, cos_phi);
     const Vec3f local{s.kick_frac * cos_phi, s.kick_frac * sin_phi, 1.0f - s.loss_frac};
     const Vec3f dir = rotate_from_z(local, u);
+    // d local / dh: the loss is linear in h, the kick goes as sqrt(h).
+    const float inv_h = 1.0f / h;
+    const Vec3f dlocal_dh{0.5f * local.x * inv_h, 0.5f * local.y * inv_h, -s.loss_frac * inv_h};
+    const Vec3f ddir_dh = rotate_from_z(dlocal_dh, u);
     for (std::int32_t k = 0; k < params.n_params; ++k) {
-      dp[k] = dpm[k] * dir + pm * rotate_from_z_tangent(local, u, du[k]);
+      dp[k] = dpm[k] * dir + pm * (rotate_from_z_tangent(local, u, du[k]) + dh[k] * ddir_dh);
     }
   }
 

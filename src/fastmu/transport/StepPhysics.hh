@@ -285,10 +285,9 @@ struct NoTangent {
 
 // Second half: the move (field, boundary, planes, free flight) and the
 // interaction. With an active `tan`, the tangents follow the step as taken:
-// the move over the final path length h (held fixed: a step cut at a
-// boundary keeps its length), the exact projection onto a sensitive plane
-// that ends it, and the interaction with the sampled loss, kick and azimuth
-// held fixed (FieldTangents.hh).
+// the move over the final path length h, the projection onto the sensitive
+// plane or the boundary that ends it, and the interaction with the sampled
+// loss, kick and azimuth held fixed (FieldTangents.hh).
 template <class Env, class Tangent>
 FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, const StepPlan& s,
                                               Tangent& tan) {
@@ -363,7 +362,11 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
 
   if constexpr (Tangent::kActive) {
     tan.move(start, s.pm, in_field, kappa, b_abs, h, s.loc.volume, field_at);
-    if (hit >= 0) tan.to_plane(end.u, kappa, field_at(end.r));
+    if (hit >= 0) {
+      tan.to_plane(end.u, kappa, field_at(end.r));
+    } else if (crossing && !s.escape) {
+      tan.to_boundary(env, end, s.loc.volume, kappa, field_at(end.r));
+    }
   }
 
   m.r = end.r;
@@ -373,7 +376,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   m.tiny_steps = crossing && !(h > kTinyStep) ? m.tiny_steps + 1 : 0;
   if (s.table != nullptr) {
     const float ratio = h == s.table->step ? 1.0f : h * s.table->inv_step;
-    if constexpr (Tangent::kActive) tan.interact(*s.table, s.bin, s.pm, end.u, ratio, s.rn);
+    if constexpr (Tangent::kActive) tan.interact(*s.table, s.bin, s.pm, end.u, h, ratio, s.rn);
     m.p = apply_table_interaction(*s.table, s.bin, s.pm, end.u, ratio, s.rn);
   } else {
     if constexpr (Tangent::kActive) tan.no_interaction(s.pm, end.u);

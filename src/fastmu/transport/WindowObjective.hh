@@ -45,12 +45,13 @@ struct WindowObjectiveOptions {
 // Per-muon contributions (rows in id order), summed in that order.
 struct WindowObjectiveResult {
   std::int32_t n_params = 0;
-  double value = 0;                  // sum of w * sigmoid
-  double hard = 0;                   // sum of w over the muons inside the window
-  std::vector<double> gradient;      // d value / d theta_k
-  std::vector<double> muon_value;    // per muon
-  std::vector<double> muon_grad;     // per muon, n_params each (gradient only)
-  std::vector<std::int32_t> status;  // final status per muon
+  double value = 0;                      // sum of w * sigmoid
+  double hard = 0;                       // sum of w over the muons inside the window
+  std::vector<double> gradient;          // d value / d theta_k
+  std::vector<double> muon_value;        // per muon
+  std::vector<double> muon_grad;         // per muon, n_params each (gradient only)
+  std::vector<std::int32_t> status;      // final status per muon
+  std::vector<std::int32_t> muon_steps;  // steps per muon
   std::uint64_t steps = 0;
   double seconds = 0;
 };
@@ -106,7 +107,7 @@ WindowObjectiveResult window_objective_cpu(const Env& env, const FieldParameterV
   r.muon_grad.assign(n * np, 0.0);
   r.status.assign(n, 0);
   std::vector<double> hard(n, 0.0);
-  std::vector<std::uint64_t> steps(n, 0);
+  r.muon_steps.assign(n, 0);
   const SensitivePlane window = env.planes[options.plane];
   parallel_for_chunks(n, options.threads, 256, [&](std::size_t begin, std::size_t end) {
     FieldTangents tan;
@@ -128,14 +129,14 @@ WindowObjectiveResult window_objective_cpu(const Env& env, const FieldParameterV
                                       options.gradient ? &tan : nullptr, r.n_params, hard[i], grad);
       for (std::size_t k = 0; k < np; ++k) r.muon_grad[i * np + k] = grad[k];
       r.status[i] = m.status;
-      steps[i] = static_cast<std::uint64_t>(m.steps);
+      r.muon_steps[i] = m.steps;
     }
   });
   r.gradient.assign(np, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
     r.value += r.muon_value[i];
     r.hard += hard[i];
-    r.steps += steps[i];
+    r.steps += static_cast<std::uint64_t>(r.muon_steps[i]);
     for (std::size_t k = 0; k < np; ++k) r.gradient[k] += r.muon_grad[i * np + k];
   }
   return r;
