@@ -129,17 +129,26 @@ struct FieldTangents {
   // length changes by ds = -(n . dr) / (n . u) (n: the normal of the face
   // crossed, of the start volume or, from the world region, of the volume
   // entered), the end point and direction move along the path by ds, and
-  // the interaction's loss and kick follow the path length (dh). Skipped
-  // where the path grazes the face (|n . u| < kMinCosine: the derivative
-  // grows without bound there) or no face is found.
+  // the interaction's loss and kick follow the path length (dh).
+  // Only where something changes across the face (material, field or its
+  // parameter): between two volumes of the same material and field (the two
+  // halves of a SHiP core) the crossing only shifts where later steps begin,
+  // whose effect has zero mean and, at the grazing angles of muons running
+  // along such a face, a huge variance; there the length is held. Skipped
+  // also where the path grazes the face (|n . u| < kMinCosine) or no face is
+  // found.
   static constexpr float kMinCosine = 1e-3f;
   template <class Env>
-  FASTMU_HD FASTMU_FORCEINLINE void to_boundary(const Env& env, RayState end, std::int32_t volume,
+  FASTMU_HD FASTMU_FORCEINLINE void to_boundary(const Env& env, RayState end, const Location& from,
                                                 float kappa, Vec3f b) {
-    if (volume < 0) {
-      float unused;
-      volume = env.locate(end.r, unused).volume;
+    if (!env.in_world(end.r)) return;  // leaves the world: no further steps
+    float unused;
+    const Location to = env.locate(end.r, unused);
+    if (to.material == from.material && to.field.x == from.field.x && to.field.y == from.field.y &&
+        to.field.z == from.field.z && same_dependence(to.volume, from.volume)) {
+      return;
     }
+    const std::int32_t volume = from.volume >= 0 ? from.volume : to.volume;
     Vec3f n;
     if (volume < 0 || !env.boundary_normal(volume, end.r, n)) return;
     const float un = dot(n, end.u);
@@ -189,6 +198,17 @@ struct FieldTangents {
     for (std::int32_t k = 0; k < params.n_params; ++k) {
       dp[k] = dpm[k] * dir + pm * (rotate_from_z_tangent(local, u, du[k]) + dh[k] * ddir_dh);
     }
+  }
+
+  // Whether two volumes' fields depend on the parameters alike.
+  FASTMU_HD bool same_dependence(std::int32_t a, std::int32_t b) const {
+    const bool ha = a >= 0 && a < params.n_volumes, hb = b >= 0 && b < params.n_volumes;
+    const std::int32_t pa = ha ? params.volume_param[a] : -1;
+    const std::int32_t pb = hb ? params.volume_param[b] : -1;
+    if (pa != pb) return false;
+    if (pa < 0) return true;
+    const Vec3f da = params.volume_dfield[a], db = params.volume_dfield[b];
+    return da.x == db.x && da.y == db.y && da.z == db.z;
   }
 
   // No interaction (vacuum): p = |p| u.
