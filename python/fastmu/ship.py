@@ -78,7 +78,8 @@ def _shape_geometry(params, world_material):
 
 def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="auto",
               world_material="G4_AIR", tables=None, cache=True, step=0.02, p_kill=0.18,
-              max_steps=100000, threads=0, first_id=0, details=False):
+              max_steps=100000, threads=0, first_id=0, boundary_softening=0.01,
+              details=False):
     """The smooth objective of a design and its gradient in one pass.
 
     value = sum over muons crossing the sensitive plane (z = 82 m) of
@@ -98,6 +99,9 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     params: (n_magnets, 15) float64 (cm, T), at most 16 magnets.
     backend: 'auto', 'cpu' or 'cuda' (one GPU).
     first_id: the id of row 0 (a slice of a larger set keeps its random numbers).
+    boundary_softening: c in the factor (n.u) / ((n.u)^2 + c^2) that replaces
+      1 / (n.u) where a step ends on a face crossed at a grazing angle
+      (FieldTangents.hh: bounds the variance; 0 = exact pathwise).
     Returns value (float) when gradient=False, else (value, grad) with grad
     of params' shape; with details=True a third item, a dict: hard (the hard
     count), seconds, steps, muon_value, muon_gradient (N, n_magnets), status.
@@ -130,7 +134,7 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
         field, step=float(step), seed=int(seed), p_kill=float(p_kill),
         max_steps=int(max_steps), smoothing=float(smoothing), plane=0,
         gradient=bool(gradient), threads=int(threads), first_id=int(first_id),
-        per_muon=bool(details))
+        per_muon=bool(details), boundary_softening=float(boundary_softening))
     value = float(r["value"])
     if not gradient:
         return (value, None, r) if details else value

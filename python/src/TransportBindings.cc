@@ -311,7 +311,8 @@ void bind_transport(py::module_& m) {
          const std::string& backend, int n_params, const CArray<std::int32_t>& volume_param,
          const CArray<double>& volume_dfield, const py::object& volume_field, double step,
          std::uint64_t seed, double p_kill, long long max_steps, double smoothing, int plane,
-         bool gradient, int threads, std::uint64_t first_id, bool per_muon) {
+         bool gradient, int threads, std::uint64_t first_id, bool per_muon,
+         double boundary_softening) {
         if (!geometry) throw Error("objective: geometry is None");
         const Backend requested = parse_backend(backend);
         const StepOptions options = step_options(step, seed, p_kill, max_steps);
@@ -319,6 +320,7 @@ void bind_transport(py::module_& m) {
         const CacheChoice choice = cache_choice(cache);
         FieldParameters fp;
         fp.n_params = n_params;
+        fp.cosine_softening = static_cast<float>(boundary_softening);
         const auto nv = static_cast<std::size_t>(volume_param.size());
         if (volume_dfield.ndim() != 2 || volume_dfield.shape(1) != 3 ||
             static_cast<std::size_t>(volume_dfield.shape(0)) != nv) {
@@ -375,6 +377,7 @@ void bind_transport(py::module_& m) {
       py::arg("volume_field"), py::kw_only(), py::arg("step"), py::arg("seed"), py::arg("p_kill"),
       py::arg("max_steps"), py::arg("smoothing"), py::arg("plane"), py::arg("gradient"),
       py::arg("threads"), py::arg("first_id") = 0, py::arg("per_muon") = false,
+      py::arg("boundary_softening") = 0.01,
       "The window objective and its gradient with respect to field parameters "
       "(fastmu.objective / fastmu.ship.objective).");
   m.def("_transport_params_builds", &resident_params_builds,

@@ -50,10 +50,10 @@ TEST(ShipGradient, NewFieldsOnTheSameShapesAreTheNewGeometry) {
   const MuonBatch muons = ship_muons(600, 3);
   WindowObjectiveOptions o;
   o.smoothing = 0.05;
-  const WindowObjectiveResult a = window_objective(base, muons, Ship::fields(changed), o,
-                                                   Backend::cpu);
-  const WindowObjectiveResult b = window_objective(rebuilt, muons, Ship::fields(changed), o,
-                                                   Backend::cpu);
+  const WindowObjectiveResult a =
+      window_objective(base, muons, Ship::fields(changed), o, Backend::cpu);
+  const WindowObjectiveResult b =
+      window_objective(rebuilt, muons, Ship::fields(changed), o, Backend::cpu);
   EXPECT_EQ(a.value, b.value);
   EXPECT_EQ(a.gradient, b.gradient);
   ASSERT_EQ(a.gradient.size(), changed.size());

@@ -33,6 +33,10 @@ void check(const TransportParams& params, const FieldParameters& fp,
     throw Error(fmt::format("objective: plane {} of a geometry with {} sensitive planes",
                             options.plane, n_planes));
   }
+  if (!(fp.cosine_softening >= 0) || !std::isfinite(fp.cosine_softening)) {
+    throw Error(fmt::format("objective: boundary softening {} is not a non-negative number",
+                            fp.cosine_softening));
+  }
   if (!(options.smoothing >= 0) || !std::isfinite(options.smoothing)) {
     throw Error(
         fmt::format("objective: smoothing {} m is not a non-negative length", options.smoothing));
@@ -61,6 +65,7 @@ WindowObjectiveResult window_objective(const TransportParams& params, const Muon
   view.volume_param = fp.volume_param.data();
   view.volume_dfield = fp.volume_dfield.data();
   view.n_volumes = static_cast<std::int32_t>(fp.volume_param.size());
+  view.cosine_softening = fp.cosine_softening;
   WindowObjectiveResult r;
   if (backend == Backend::cuda) {
     // One GPU (the current one): the views and the field parameters copied over.

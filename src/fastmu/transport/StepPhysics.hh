@@ -365,7 +365,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
     if (hit >= 0) {
       tan.to_plane(end.u, kappa, field_at(end.r));
     } else if (crossing && !s.escape) {
-      tan.to_boundary(env, end, s.loc, kappa, field_at(end.r));
+      tan.to_boundary(env, end, s.loc, kappa, field_at(end.r), h);
     }
   }
 
