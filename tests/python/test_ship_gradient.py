@@ -103,3 +103,19 @@ def test_torch_function(ship_muons):
     assert float(v) == pytest.approx(value)
     assert np.allclose(t.grad.numpy()[:, 14], grad[:, 14])
     assert np.all(t.grad.numpy()[:, :14] == 0)
+
+
+def test_optimise_example_runs(tmp_path):
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    script = pathlib.Path(__file__).resolve().parents[2] / "examples" / "optimise_ship.py"
+    out = tmp_path / "opt.png"
+    r = subprocess.run([sys.executable, str(script), "--n-train", "200", "--n-test", "300",
+                        "--iterations", "2", "--backend", "cpu", "--out", str(out)],
+                       capture_output=True, text=True, env=dict(os.environ), timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "iteration   2" in r.stdout and "optimised:" in r.stdout
+    if "matplotlib not found" not in r.stdout:
+        assert out.stat().st_size > 1000
