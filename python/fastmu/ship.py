@@ -104,7 +104,8 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
       (FieldTangents.hh: bounds the variance; 0 = exact pathwise).
     Returns value (float) when gradient=False, else (value, grad) with grad
     of params' shape; with details=True a third item, a dict: hard (the hard
-    count), seconds, steps, muon_value, muon_gradient (N, n_magnets), status.
+    count), seconds, steps, muon_value, muon_gradient (N, n_magnets), status,
+    muon_steps.
 
     Repeated calls with new B values on the same shapes reuse the geometry,
     its grid and the loaded tables. Each muon runs the per-muon step (the
