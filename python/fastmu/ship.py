@@ -79,7 +79,7 @@ def _shape_geometry(params, world_material):
 def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="auto",
               world_material="G4_AIR", tables=None, cache=True, step=0.02, p_kill=0.18,
               max_steps=100000, threads=0, first_id=0, boundary_softening=0.01,
-              details=False):
+              max_tangent=1000.0, details=False):
     """The smooth objective of a design and its gradient in one pass.
 
     value = sum over muons crossing the sensitive plane (z = 82 m) of
@@ -102,6 +102,8 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     boundary_softening: c in the factor (n.u) / ((n.u)^2 + c^2) that replaces
       1 / (n.u) where a step ends on a face crossed at a grazing angle
       (FieldTangents.hh: bounds the variance; 0 = exact pathwise).
+    max_tangent [m/T]: a muon whose crossing point moves by more than this per
+      tesla (a chaotic path) adds nothing to that magnet's gradient.
     Returns value (float) when gradient=False, else (value, grad) with grad
     of params' shape; with details=True a third item, a dict: hard (the hard
     count), seconds, steps, muon_value, muon_gradient (N, n_magnets), status,
@@ -135,7 +137,8 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
         field, step=float(step), seed=int(seed), p_kill=float(p_kill),
         max_steps=int(max_steps), smoothing=float(smoothing), plane=0,
         gradient=bool(gradient), threads=int(threads), first_id=int(first_id),
-        per_muon=bool(details), boundary_softening=float(boundary_softening))
+        per_muon=bool(details), boundary_softening=float(boundary_softening),
+        max_tangent=float(max_tangent))
     value = float(r["value"])
     if not gradient:
         return (value, None, r) if details else value

@@ -312,7 +312,7 @@ void bind_transport(py::module_& m) {
          const CArray<double>& volume_dfield, const py::object& volume_field, double step,
          std::uint64_t seed, double p_kill, long long max_steps, double smoothing, int plane,
          bool gradient, int threads, std::uint64_t first_id, bool per_muon,
-         double boundary_softening) {
+         double boundary_softening, double max_tangent) {
         if (!geometry) throw Error("objective: geometry is None");
         const Backend requested = parse_backend(backend);
         const StepOptions options = step_options(step, seed, p_kill, max_steps);
@@ -349,6 +349,7 @@ void bind_transport(py::module_& m) {
         o.gradient = gradient;
         o.threads = threads;
         o.first_id = first_id;
+        o.max_tangent = max_tangent;
         WindowObjectiveResult r;
         {
           py::gil_scoped_release release;
@@ -377,7 +378,7 @@ void bind_transport(py::module_& m) {
       py::arg("volume_field"), py::kw_only(), py::arg("step"), py::arg("seed"), py::arg("p_kill"),
       py::arg("max_steps"), py::arg("smoothing"), py::arg("plane"), py::arg("gradient"),
       py::arg("threads"), py::arg("first_id") = 0, py::arg("per_muon") = false,
-      py::arg("boundary_softening") = 0.01,
+      py::arg("boundary_softening") = 0.01, py::arg("max_tangent") = 1000.0,
       "The window objective and its gradient with respect to field parameters "
       "(fastmu.objective / fastmu.ship.objective).");
   m.def("_transport_params_builds", &resident_params_builds,

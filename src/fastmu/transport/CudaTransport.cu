@@ -88,7 +88,7 @@ struct ObjectiveMuons {
 __global__ void objective_kernel(const __grid_constant__ TransportView view,
                                  const __grid_constant__ FieldParameterView fp, ObjectiveMuons m,
                                  std::size_t n, std::uint64_t first_id, std::int32_t plane,
-                                 double smoothing, bool gradient) {
+                                 double smoothing, bool gradient, double max_tangent) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   MuonTrack t;
@@ -106,7 +106,7 @@ __global__ void objective_kernel(const __grid_constant__ TransportView view,
   }
   double hard;
   m.value[i] = detail::window_contribution(t, view.planes[plane], plane, smoothing, m.weight[i],
-                                           gradient ? &tan : nullptr, np, hard, grad);
+                                           gradient ? &tan : nullptr, np, hard, grad, max_tangent);
   m.hard[i] = hard;
   for (std::int32_t k = 0; k < np; ++k) m.grad[i * static_cast<std::size_t>(np) + k] = grad[k];
   m.status[i] = t.status;
@@ -782,7 +782,7 @@ WindowObjectiveResult window_objective(const TransportView& view, const FieldPar
   const int block = 128;
   const auto grid = static_cast<unsigned>((n + block - 1) / block);
   objective_kernel<<<grid, block>>>(view, fp, m, n, options.first_id, options.plane,
-                                    options.smoothing, options.gradient);
+                                    options.smoothing, options.gradient, options.max_tangent);
   FASTMU_CUDA_CHECK(cudaGetLastError());
   FASTMU_CUDA_CHECK(cudaDeviceSynchronize());
   FASTMU_CUDA_CHECK(

@@ -35,7 +35,11 @@
 namespace fastmu {
 
 struct WindowObjectiveOptions {
-  double smoothing = 0.05;     // m; 0: the hard count (gradient zero)
+  double smoothing = 0.05;  // m; 0: the hard count (gradient zero)
+  // A muon whose crossing point moves by more than this per unit of a
+  // parameter (m; a chaotic path, e.g. a slow muon scattered along faces)
+  // contributes nothing to that parameter's gradient.
+  double max_tangent = 1000.0;
   std::int32_t plane = 0;      // index of the sensitive plane
   bool gradient = true;        // carry the tangents
   int threads = 0;             // CPU threads (0: all)
@@ -64,7 +68,7 @@ FASTMU_HD FASTMU_FORCEINLINE double window_contribution(const MuonTrack& m, cons
                                                         std::int32_t plane, double smoothing,
                                                         double weight, const Tangent* tan,
                                                         std::int32_t n_params, double& hard,
-                                                        double* grad) {
+                                                        double* grad, double max_tangent) {
   for (std::int32_t k = 0; k < n_params; ++k) grad[k] = 0.0;
   hard = 0.0;
   const bool crossed = (m.status == static_cast<std::int32_t>(MuonStatus::at_plane) ||
@@ -84,7 +88,7 @@ FASTMU_HD FASTMU_FORCEINLINE double window_contribution(const MuonTrack& m, cons
     for (std::int32_t k = 0; k < n_params; ++k) {
       const double dx = tan->dr[k].x, dy = tan->dr[k].y;
       const double dd = edge == 0 ? dx : edge == 1 ? -dx : edge == 2 ? dy : -dy;
-      grad[k] = slope * dd;
+      grad[k] = fabs(dd) <= max_tangent ? slope * dd : 0.0;
     }
   }
   return weight * sig;
@@ -124,9 +128,9 @@ WindowObjectiveResult window_objective_cpu(const Env& env, const FieldParameterV
       } else {
         transport_muon(env, m, id);
       }
-      r.muon_value[i] =
-          detail::window_contribution(m, window, options.plane, options.smoothing, in.weight[i],
-                                      options.gradient ? &tan : nullptr, r.n_params, hard[i], grad);
+      r.muon_value[i] = detail::window_contribution(m, window, options.plane, options.smoothing,
+                                                    in.weight[i], options.gradient ? &tan : nullptr,
+                                                    r.n_params, hard[i], grad, options.max_tangent);
       for (std::size_t k = 0; k < np; ++k) r.muon_grad[i * np + k] = grad[k];
       r.status[i] = m.status;
       r.muon_steps[i] = m.steps;
