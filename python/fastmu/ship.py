@@ -11,12 +11,13 @@ tesla; the geometry (eight ARB8 blocks per magnet, concrete cavern, sensitive
 plane at z = 82 m with window |x| < 2 m, |y| < 3 m) follows the spec.
 """
 
+import collections
 import json
 
 import numpy as np
 
 from . import _fastmu
-from ._fastmu import Geometry
+from ._fastmu import Error, Geometry
 
 COLUMNS = ("zgap", "dZ", "dXIn", "dXOut", "dYIn", "dYOut", "gapIn", "gapOut",
            "xYokeIn", "xYokeOut", "dYYokeIn", "dYYokeOut", "midGapIn", "midGapOut", "B")
@@ -54,5 +55,136 @@ def muons(n, seed=1):
     return _fastmu._ship_muons(int(n), int(seed))
 
 
+# Geometries of the shapes (every column but B) seen last, by world material:
+# a design that changes only fields reuses its geometry, hence (fastmu's
+# resident parameters) its grid and views; the tables stay loaded in the
+# process-wide table cache.
+_SHAPES = collections.OrderedDict()
+_SHAPES_KEPT = 4
+
+
+def _shape_geometry(params, world_material):
+    key = (params.shape, params[:, :14].tobytes(), world_material)
+    geo = _SHAPES.get(key)
+    if geo is None:
+        geo = geometry(params, world_material)
+        _SHAPES[key] = geo
+        while len(_SHAPES) > _SHAPES_KEPT:
+            _SHAPES.popitem(last=False)
+    else:
+        _SHAPES.move_to_end(key)
+    return geo
+
+
+def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="auto",
+              world_material="G4_AIR", tables=None, cache=True, step=0.02, p_kill=0.18,
+              max_steps=100000, threads=0, first_id=0, boundary_softening=0.01,
+              max_tangent=1000.0, details=False):
+    """The smooth objective of a design and its gradient in one pass.
+
+    value = sum over muons crossing the sensitive plane (z = 82 m) of
+    weight * sigmoid(d / smoothing), d = min(x + 2, 2 - x, y + 3, 3 - y) [m]
+    the signed distance to the window's nearest edge (> 0 inside); with
+    smoothing = 0 it is the hard count of muons inside the window, the
+    forward transport's status-0 count (see below). The gradient is pathwise
+    (forward-mode tangents with the forward transport's random numbers, per
+    (seed, muon id)): d value / d params[:, 14], the B column, in 1/T; the
+    dimension columns are NaN (not supported: the derivative through moving
+    boundaries is not taken). What the pathwise gradient leaves out
+    (docs/python.md "Gradients"): changes of volume, material, momentum bin or
+    step count under a change of B, and the dependence of boundary-limited
+    step lengths on B.
+
+    muons: (N, 8) array as fastmu.transport (e.g. fastmu.ship.muons(n)).
+    params: (n_magnets, 15) float64 (cm, T), at most 16 magnets.
+    backend: 'auto', 'cpu' or 'cuda' (one GPU).
+    first_id: the id of row 0 (a slice of a larger set keeps its random numbers).
+    boundary_softening: c in the factor (n.u) / ((n.u)^2 + c^2) that replaces
+      1 / (n.u) where a step ends on a face crossed at a grazing angle
+      (FieldTangents.hh: bounds the variance; 0 = exact pathwise).
+    max_tangent [m/T]: a muon whose crossing point moves by more than this per
+      tesla (a chaotic path) adds nothing to that magnet's gradient.
+    Returns value (float) when gradient=False, else (value, grad) with grad
+    of params' shape; with details=True a third item, a dict: hard (the hard
+    count), seconds, steps, muon_value, muon_gradient (N, n_magnets), status,
+    muon_steps.
+
+    Repeated calls with new B values on the same shapes reuse the geometry,
+    its grid and the loaded tables. Each muon runs the per-muon step (the
+    schedule of the CUDA backend); the CPU forward transport runs the same
+    steps in SIMD lanes, equal up to float rounding, so the hard count may
+    differ from fastmu.transport's by a rare muon.
+    """
+    params = np.array(params, dtype=np.float64)
+    if params.ndim != 2 or params.shape[1] != 15:
+        raise Error(f"ship parameters: expected an array of shape (n_magnets, 15), got "
+                    f"{params.shape}")
+    if backend not in ("auto", "cpu", "cuda"):
+        raise Error(f"--backend: '{backend}' is not one of auto, cpu, cuda")
+    from .transport import _normalise_tables
+    magnet, field, dfield = _fastmu._ship_field_parameters(params)
+    geo = _shape_geometry(params, world_material)
+    if cache is not True and cache is not False and cache is not None:
+        cache = str(cache)
+    if isinstance(muons, str) or hasattr(muons, "__fspath__"):
+        import os
+        muons = _fastmu.read_muons(os.fspath(muons))
+    arr = np.asarray(muons)
+    if arr.dtype != np.float32 and arr.dtype != np.float64:
+        arr = arr.astype(np.float64)
+    r = _fastmu._window_objective(
+        arr, geo, _normalise_tables(tables), cache, backend, params.shape[0], magnet, dfield,
+        field, step=float(step), seed=int(seed), p_kill=float(p_kill),
+        max_steps=int(max_steps), smoothing=float(smoothing), plane=0,
+        gradient=bool(gradient), threads=int(threads), first_id=int(first_id),
+        per_muon=bool(details), boundary_softening=float(boundary_softening),
+        max_tangent=float(max_tangent))
+    value = float(r["value"])
+    if not gradient:
+        return (value, None, r) if details else value
+    grad = np.full(params.shape, np.nan)
+    grad[:, 14] = r["gradient"]
+    return (value, grad, r) if details else (value, grad)
+
+
+_TORCH_FUNCTION = None
+
+
+def objective_function():
+    """The torch.autograd.Function of objective(): apply(params, muons, options)
+    with params a (n_magnets, 15) tensor (any float dtype, CPU or GPU) and
+    options a dict of objective()'s keyword arguments; returns a 0-d tensor
+    whose backward gives d value / d params (the unsupported dimension columns
+    get 0, not NaN, so that an optimiser can take the whole tensor). Imports
+    torch (only here)."""
+    global _TORCH_FUNCTION
+    if _TORCH_FUNCTION is not None:
+        return _TORCH_FUNCTION
+    import torch
+
+    class ShipObjective(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, params, muons, options):
+            p = params.detach().to("cpu", torch.float64).numpy()
+            value, grad = objective(muons, p, gradient=True, **(options or {}))
+            g = torch.as_tensor(np.nan_to_num(grad, nan=0.0), dtype=params.dtype,
+                                device=params.device)
+            ctx.save_for_backward(g)
+            return torch.tensor(value, dtype=params.dtype, device=params.device)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (g,) = ctx.saved_tensors
+            return grad_output * g, None, None
+
+    _TORCH_FUNCTION = ShipObjective
+    return ShipObjective
+
+
+def torch_objective(params, muons, **options):
+    """objective() of a torch tensor `params`, differentiable (objective_function())."""
+    return objective_function().apply(params, muons, options)
+
+
 __all__ = ["COLUMNS", "PLANE_Z", "WINDOW", "parameter_sets", "parameters", "geometry_dict",
-           "geometry", "muons"]
+           "geometry", "muons", "objective", "objective_function", "torch_objective"]

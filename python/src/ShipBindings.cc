@@ -54,6 +54,27 @@ void bind_ship(py::module_& m) {
       },
       py::arg("params"), py::arg("world_material") = "G4_AIR");
   m.def(
+      "_ship_field_parameters",
+      [](const ParamArray& params) {
+        const ShipFieldParameters f = ship_field_parameters(magnets_of(params));
+        const auto nv = static_cast<py::ssize_t>(f.volume_magnet.size());
+        py::array_t<std::int32_t> magnet(nv);
+        py::array_t<double> field({nv, py::ssize_t{3}}), dfield({nv, py::ssize_t{3}});
+        auto a = field.mutable_unchecked<2>();
+        auto d = dfield.mutable_unchecked<2>();
+        for (py::ssize_t v = 0; v < nv; ++v) {
+          magnet.mutable_data()[v] = f.volume_magnet[static_cast<std::size_t>(v)];
+          for (int k = 0; k < 3; ++k) {
+            a(v, k) = f.field[static_cast<std::size_t>(v)][k];
+            d(v, k) = f.dfield[static_cast<std::size_t>(v)][k];
+          }
+        }
+        return py::make_tuple(magnet, field, dfield);
+      },
+      py::arg("params"),
+      "Per volume of the shield's geometry: the magnet whose B its field depends on (-1: "
+      "none), the field and its derivative with respect to that B.");
+  m.def(
       "_ship_muons",
       [](std::size_t n, std::uint64_t seed) {
         const MuonBatch b = ship_muons(n, seed);

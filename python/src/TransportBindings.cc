@@ -26,6 +26,7 @@
 #include "fastmu/transport/DetailedTransport.hh"
 #include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/MuonIO.hh"
+#include "fastmu/transport/Objective.hh"
 #include "fastmu/transport/Transport.hh"
 
 namespace fastmu::python {
@@ -303,6 +304,83 @@ void bind_transport(py::module_& m) {
       py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"), py::arg("stream"),
       "Transports muons in GPU memory (row-major float32 (n, 7|8), device pointer `rows`) into "
       "the device columns given as pointers; returns whether a `plane` column is meaningful.");
+  m.def(
+      "_window_objective",
+      [](const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,
+         const std::vector<std::shared_ptr<TableParams>>& tables, const py::object& cache,
+         const std::string& backend, int n_params, const CArray<std::int32_t>& volume_param,
+         const CArray<double>& volume_dfield, const py::object& volume_field, double step,
+         std::uint64_t seed, double p_kill, long long max_steps, double smoothing, int plane,
+         bool gradient, int threads, std::uint64_t first_id, bool per_muon,
+         double boundary_softening, double max_tangent) {
+        if (!geometry) throw Error("objective: geometry is None");
+        const Backend requested = parse_backend(backend);
+        const StepOptions options = step_options(step, seed, p_kill, max_steps);
+        const MuonBatch in = batch_from_any(muons);
+        const CacheChoice choice = cache_choice(cache);
+        FieldParameters fp;
+        fp.n_params = n_params;
+        fp.cosine_softening = static_cast<float>(boundary_softening);
+        const auto nv = static_cast<std::size_t>(volume_param.size());
+        if (volume_dfield.ndim() != 2 || volume_dfield.shape(1) != 3 ||
+            static_cast<std::size_t>(volume_dfield.shape(0)) != nv) {
+          throw Error("objective: volume_dfield must have shape (n_volumes, 3)");
+        }
+        fp.volume_param.assign(volume_param.data(), volume_param.data() + nv);
+        auto to_vec3 = [&](const CArray<double>& a) {
+          std::vector<Vec3f> v(nv);
+          for (std::size_t i = 0; i < nv; ++i) {
+            v[i] = {static_cast<float>(a.data()[3 * i]), static_cast<float>(a.data()[3 * i + 1]),
+                    static_cast<float>(a.data()[3 * i + 2])};
+          }
+          return v;
+        };
+        fp.volume_dfield = to_vec3(volume_dfield);
+        if (!volume_field.is_none()) {
+          const auto f = volume_field.cast<CArray<double>>();
+          if (f.ndim() != 2 || f.shape(1) != 3 || static_cast<std::size_t>(f.shape(0)) != nv) {
+            throw Error("objective: volume_field must have shape (n_volumes, 3)");
+          }
+          fp.volume_field = to_vec3(f);
+        }
+        WindowObjectiveOptions o;
+        o.smoothing = smoothing;
+        o.plane = plane;
+        o.gradient = gradient;
+        o.threads = threads;
+        o.first_id = first_id;
+        o.max_tangent = max_tangent;
+        WindowObjectiveResult r;
+        {
+          py::gil_scoped_release release;
+          const auto resident = resident_params(*geometry, tables, choice, options);
+          r = window_objective(*resident, in, fp, o, requested);
+        }
+        py::dict out;
+        out["value"] = r.value;
+        out["hard"] = r.hard;
+        out["gradient"] =
+            py::array_t<double>(static_cast<py::ssize_t>(r.gradient.size()), r.gradient.data());
+        out["steps"] = r.steps;
+        out["seconds"] = r.seconds;
+        if (per_muon) {
+          const auto n = static_cast<py::ssize_t>(in.size());
+          out["muon_value"] = adopt_vector(std::move(r.muon_value), {n});
+          out["muon_gradient"] =
+              adopt_vector(std::move(r.muon_grad), {n, static_cast<py::ssize_t>(r.n_params)});
+          out["status"] = adopt_vector(std::move(r.status), {n});
+          out["muon_steps"] = adopt_vector(std::move(r.muon_steps), {n});
+        }
+        return out;
+      },
+      py::arg("muons"), py::arg("geometry"), py::arg("tables"), py::arg("cache"),
+      py::arg("backend"), py::arg("n_params"), py::arg("volume_param"), py::arg("volume_dfield"),
+      py::arg("volume_field"), py::kw_only(), py::arg("step"), py::arg("seed"), py::arg("p_kill"),
+      py::arg("max_steps"), py::arg("smoothing"), py::arg("plane"), py::arg("gradient"),
+      py::arg("threads"), py::arg("first_id") = 0, py::arg("per_muon") = false,
+      py::arg("boundary_softening") = 0.01, py::arg("max_tangent") = 1000.0,
+      "The window objective and its gradient with respect to field parameters "
+      "(fastmu.objective / fastmu.ship.objective).");
   m.def("_transport_params_builds", &resident_params_builds,
         "How often transport() built its parameters (tables, geometry views) rather than "
         "reusing resident ones.");

@@ -34,6 +34,38 @@ FASTMU_HD inline bool arb8_contains(const Arb8Shape& s, float x, float y, float 
   return t >= 0.f && t <= 1.f && arb8_contains_xy(s, x, y, z);
 }
 
+// The unit normal of the face nearest to the point (near the surface): the
+// z faces, or a lateral face i, whose surface is f_i = 0 with f_i the
+// cross product of arb8_contains_xy (a twisted face's normal varies along it:
+// the gradient of f_i at the point). Returns false for a degenerate solid.
+FASTMU_HD inline bool arb8_face_normal(const Arb8Shape& s, Vec3f p, Vec3f& normal) {
+  const float t = (p.z - s.z_lo) * s.inv_h;
+  const float z_hi = s.z_lo + 1.0f / s.inv_h;
+  float best = fabsf(p.z - s.z_lo);
+  normal = Vec3f{0.f, 0.f, -1.f};
+  if (fabsf(z_hi - p.z) < best) {
+    best = fabsf(z_hi - p.z);
+    normal = Vec3f{0.f, 0.f, 1.f};
+  }
+  for (int i = 0; i < 4; ++i) {
+    const int j = (i + 1) & 3;
+    const float vx = s.x0[i] + t * s.dx[i], vy = s.y0[i] + t * s.dy[i];
+    const float ex = s.x0[j] + t * s.dx[j] - vx, ey = s.y0[j] + t * s.dy[j] - vy;
+    const float dex = s.dx[j] - s.dx[i], dey = s.dy[j] - s.dy[i];
+    const float f = ex * (p.y - vy) - ey * (p.x - vx);
+    const Vec3f grad{-ey, ex,
+                     s.inv_h * (dex * (p.y - vy) - ex * s.dy[i] - dey * (p.x - vx) + ey * s.dx[i])};
+    const float g = sqrtf(dot(grad, grad));
+    if (!(g > 0.f)) continue;  // a collapsed edge
+    const float dist = fabsf(f) / g;
+    if (dist < best) {
+      best = dist;
+      normal = (-1.0f / g) * grad;  // outward
+    }
+  }
+  return s.inv_h > 0.f;
+}
+
 namespace detail {
 // Real roots of a + b l + c l^2 = 0 (numerically stable form); returns how many.
 FASTMU_HD inline int solve_quadratic(float a, float b, float c, float* roots) {

@@ -189,6 +189,24 @@ struct GeometryView {
     return d > 0.f ? d : 0.f;
   }
 
+  // The unit normal of volume v's face nearest to pos (a point near its
+  // surface): for the derivative of a boundary-limited step's length
+  // (FieldTangents.hh). False when there is none (a degenerate solid).
+  FASTMU_HD bool boundary_normal(std::int32_t v, Vec3f pos, Vec3f& normal) const {
+    const VolumeRecord& r = volumes[v];
+    if (r.arb8 >= 0) return arb8_face_normal(arb8s[r.arb8], pos, normal);
+    const float d[6] = {fabsf(pos.x - r.lo.x), fabsf(r.hi.x - pos.x), fabsf(pos.y - r.lo.y),
+                        fabsf(r.hi.y - pos.y), fabsf(pos.z - r.lo.z), fabsf(r.hi.z - pos.z)};
+    int best = 0;
+    for (int k = 1; k < 6; ++k) best = d[k] < d[best] ? k : best;
+    normal = Vec3f{0.f, 0.f, 0.f};
+    const float sign = (best & 1) ? 1.f : -1.f;
+    if (best < 2) normal.x = sign;
+    else if (best < 4) normal.y = sign;
+    else normal.z = sign;
+    return true;
+  }
+
   // Distance along dir from pos (inside volume v) to its exit, at most `limit`.
   FASTMU_HD float volume_exit(std::int32_t v, Vec3f pos, Vec3f dir, float limit) const {
     const VolumeRecord& r = volumes[v];

@@ -129,6 +129,32 @@ void add_magnet(nlohmann::json& volumes, int index, const Row& p, double zc) {
       arb8(m + "bottom_l", zc, dz, point_reflect(in.top), point_reflect(out.top), b / v, 0));
 }
 
+// add_magnet's fields of the eight blocks (its order) and their derivative
+// with respect to the B column.
+void magnet_fields(const Row& p, std::array<std::array<double, 3>, 8>& field,
+                   std::array<std::array<double, 3>, 8>& dfield) {
+  const double d = (p[8] + p[9]) / (p[2] + p[3]);
+  const double v = (p[10] + p[11]) / (p[2] + p[3]);
+  const double b = p[14] < 0 ? p[14] * d : p[14];
+  const double db = p[14] < 0 ? d : 1.0;  // d b / d B
+  field = {{{0, b, 0},
+            {0, b, 0},
+            {0, -b / d, 0},
+            {0, -b / d, 0},
+            {b / v, 0, 0},
+            {-b / v, 0, 0},
+            {-b / v, 0, 0},
+            {b / v, 0, 0}}};
+  dfield = {{{0, db, 0},
+             {0, db, 0},
+             {0, -db / d, 0},
+             {0, -db / d, 0},
+             {db / v, 0, 0},
+             {-db / v, 0, 0},
+             {-db / v, 0, 0},
+             {db / v, 0, 0}}};
+}
+
 void add_cavern(nlohmann::json& volumes) {
   const std::pair<double, double> z_ranges[2] = {{kWorldLo[2], kTunnelStepZ},
                                                  {kTunnelStepZ, kWorldHi[2]}};
@@ -162,6 +188,31 @@ nlohmann::json make_ship_shield_json(const std::string& parameter_set,
       rows, world_material,
       fmt::format("SHiP-like muon shield, parameter set {}_baseline (ship-like-muon-shield.md)",
                   parameter_set.substr(0, parameter_set.find('_'))));
+}
+
+ShipFieldParameters ship_field_parameters(const std::vector<ShipMagnetParameters>& magnets) {
+  ShipFieldParameters out;
+  for (std::size_t i = 0; i < magnets.size(); ++i) {
+    const Row& p = magnets[i];
+    for (double x : p) {
+      if (!std::isfinite(x))
+        throw Error(fmt::format("SHiP magnet {}: parameters must be finite", i));
+    }
+    if (p[1] < 1.0 || p[2] < 1.0) continue;  // skipped, as make_ship_shield_json
+    std::array<std::array<double, 3>, 8> field, dfield;
+    magnet_fields(p, field, dfield);
+    for (int k = 0; k < 8; ++k) {
+      out.volume_magnet.push_back(static_cast<std::int32_t>(i));
+      out.field.push_back(field[k]);
+      out.dfield.push_back(dfield[k]);
+    }
+  }
+  for (int k = 0; k < 8; ++k) {  // the cavern's boxes
+    out.volume_magnet.push_back(-1);
+    out.field.push_back({0, 0, 0});
+    out.dfield.push_back({0, 0, 0});
+  }
+  return out;
 }
 
 nlohmann::json make_ship_shield_json(const std::vector<ShipMagnetParameters>& magnets,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,19 @@ using ShipMagnetParameters = std::array<double, 15>;
 nlohmann::json make_ship_shield_json(const std::vector<ShipMagnetParameters>& magnets,
                                      const std::string& world_material = "G4_AIR",
                                      const std::string& description = "SHiP-like muon shield");
+
+// The magnets' fields as functions of their B columns, per volume of the
+// geometry make_ship_shield_json(magnets) builds (in its volume order: eight
+// blocks per magnet that is not skipped, then the cavern): the magnet whose B
+// the volume's field depends on (-1: none), the field (T, as in the
+// document) and its derivative with respect to that B (T per T). A block's
+// field is linear in B on each side of 0 (the yoke dilution applies for
+// B < 0); at B = 0 the derivative is that of B > 0.
+struct ShipFieldParameters {
+  std::vector<std::int32_t> volume_magnet;
+  std::vector<std::array<double, 3>> field, dfield;
+};
+ShipFieldParameters ship_field_parameters(const std::vector<ShipMagnetParameters>& magnets);
 
 // The magnets of a named parameter set (throws fastmu::Error if unknown).
 const std::vector<ShipMagnetParameters>& ship_parameter_set(const std::string& parameter_set);

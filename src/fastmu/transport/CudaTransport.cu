@@ -19,6 +19,7 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/transport/StepPhysics.hh"
 #include "fastmu/transport/TransportView.hh"
+#include "fastmu/transport/WindowObjective.hh"
 
 namespace fastmu::cuda {
 namespace {
@@ -72,6 +73,44 @@ __global__ void transport_rows_kernel(const __grid_constant__ TransportView view
   out.weight[i] = ncol > 7 ? row[7] : 1.0f;
   out.status[i] = t.status;
   out.plane[i] = t.plane;
+}
+
+// The window objective's per-muon part (WindowObjective.hh): the muon with
+// its tangents, then its contribution.
+struct ObjectiveMuons {
+  const float *x, *y, *z, *px, *py, *pz;
+  const std::int32_t* pdg;
+  const double* weight;
+  double *value, *hard, *grad;
+  std::int32_t *status, *steps;
+};
+
+__global__ void objective_kernel(const __grid_constant__ TransportView view,
+                                 const __grid_constant__ FieldParameterView fp, ObjectiveMuons m,
+                                 std::size_t n, std::uint64_t first_id, std::int32_t plane,
+                                 double smoothing, bool gradient, double max_tangent) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  MuonTrack t;
+  t.r = Vec3f{m.x[i], m.y[i], m.z[i]};
+  t.p = Vec3f{m.px[i], m.py[i], m.pz[i]};
+  t.charge = charge_from_pdg(m.pdg[i]);
+  FieldTangents tan;
+  double grad[kMaxFieldParameters];
+  const std::int32_t np = gradient ? fp.n_params : 0;
+  if (gradient) {
+    tan.reset(fp);
+    transport_muon(view, t, first_id + i, tan);
+  } else {
+    transport_muon(view, t, first_id + i);
+  }
+  double hard;
+  m.value[i] = detail::window_contribution(t, view.planes[plane], plane, smoothing, m.weight[i],
+                                           gradient ? &tan : nullptr, np, hard, grad, max_tangent);
+  m.hard[i] = hard;
+  for (std::int32_t k = 0; k < np; ++k) m.grad[i * static_cast<std::size_t>(np) + k] = grad[k];
+  m.status[i] = t.status;
+  m.steps[i] = t.steps;
 }
 
 // Tally of a chunk (steps and muons per status, of every muon, kept or not)
@@ -710,6 +749,60 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
         out.id.resize(total);
   }
   if (stats) *stats = st;
+}
+
+WindowObjectiveResult window_objective(const TransportView& view, const FieldParameterView& fp,
+                                       const MuonBatch& in, const WindowObjectiveOptions& options) {
+  const std::size_t n = in.size();
+  WindowObjectiveResult r;
+  r.n_params = options.gradient ? fp.n_params : 0;
+  const std::size_t np = static_cast<std::size_t>(r.n_params);
+  r.muon_value.assign(n, 0.0);
+  r.muon_grad.assign(n * np, 0.0);
+  r.status.assign(n, 0);
+  r.gradient.assign(np, 0.0);
+  if (n == 0) return r;
+  std::vector<double> hard(n, 0.0);
+  r.muon_steps.assign(n, 0);
+  std::vector<std::int32_t>& steps = r.muon_steps;
+  DeviceArena arena;
+  ObjectiveMuons m;
+  m.x = arena.copy(in.x.data(), n), m.y = arena.copy(in.y.data(), n);
+  m.z = arena.copy(in.z.data(), n);
+  m.px = arena.copy(in.px.data(), n), m.py = arena.copy(in.py.data(), n);
+  m.pz = arena.copy(in.pz.data(), n);
+  m.pdg = arena.copy(in.pdg.data(), n);
+  m.weight = arena.copy(in.weight.data(), n);
+  // Outputs: arena blocks written by the kernel (copied in as zeros).
+  m.value = const_cast<double*>(arena.copy(r.muon_value.data(), n));
+  m.hard = const_cast<double*>(arena.copy(hard.data(), n));
+  m.grad = np ? const_cast<double*>(arena.copy(r.muon_grad.data(), n * np)) : nullptr;
+  m.status = const_cast<std::int32_t*>(arena.copy(r.status.data(), n));
+  m.steps = const_cast<std::int32_t*>(arena.copy(steps.data(), n));
+  const int block = 128;
+  const auto grid = static_cast<unsigned>((n + block - 1) / block);
+  objective_kernel<<<grid, block>>>(view, fp, m, n, options.first_id, options.plane,
+                                    options.smoothing, options.gradient, options.max_tangent);
+  FASTMU_CUDA_CHECK(cudaGetLastError());
+  FASTMU_CUDA_CHECK(cudaDeviceSynchronize());
+  FASTMU_CUDA_CHECK(
+      cudaMemcpy(r.muon_value.data(), m.value, n * sizeof(double), cudaMemcpyDeviceToHost));
+  FASTMU_CUDA_CHECK(cudaMemcpy(hard.data(), m.hard, n * sizeof(double), cudaMemcpyDeviceToHost));
+  if (np) {
+    FASTMU_CUDA_CHECK(
+        cudaMemcpy(r.muon_grad.data(), m.grad, n * np * sizeof(double), cudaMemcpyDeviceToHost));
+  }
+  FASTMU_CUDA_CHECK(
+      cudaMemcpy(r.status.data(), m.status, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+  FASTMU_CUDA_CHECK(
+      cudaMemcpy(steps.data(), m.steps, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+  for (std::size_t i = 0; i < n; ++i) {
+    r.value += r.muon_value[i];
+    r.hard += hard[i];
+    r.steps += static_cast<std::uint64_t>(steps[i]);
+    for (std::size_t k = 0; k < np; ++k) r.gradient[k] += r.muon_grad[i * np + k];
+  }
+  return r;
 }
 
 }  // namespace fastmu::cuda

@@ -11,6 +11,7 @@
 
 #include "fastmu/transport/MuonBatch.hh"
 #include "fastmu/transport/TransportView.hh"
+#include "fastmu/transport/WindowObjective.hh"
 
 namespace fastmu::cuda {
 
@@ -132,5 +133,12 @@ struct DeviceColumns {
 // so both give identical results for the same muons.
 void transport_device(const TransportView& view, const float* rows, std::size_t n, int ncol,
                       const DeviceColumns& out, std::uint64_t first_id, void* stream = nullptr);
+
+// The window objective (WindowObjective.hh) of `in` on the current GPU: one
+// thread per muon carries its tangents; `view` and `fp` hold device
+// pointers. The per-muon results come back and are summed in id order on
+// the host, as on the CPU.
+WindowObjectiveResult window_objective(const TransportView& view, const FieldParameterView& fp,
+                                       const MuonBatch& in, const WindowObjectiveOptions& options);
 
 }  // namespace fastmu::cuda

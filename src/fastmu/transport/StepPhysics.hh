@@ -274,9 +274,23 @@ FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, Random
   return true;
 }
 
-// Second half: the move (field, boundary, planes, free flight) and the interaction.
-template <class Env>
-FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, const StepPlan& s) {
+// What the forward transport carries beside the muon: nothing. finish_step
+// and transport_muon take a tangent policy (FieldTangents.hh: forward-mode
+// derivatives of the state with respect to field parameters); its hooks run
+// under `if constexpr (Tangent::kActive)`, so the forward step compiles to
+// the same code as without them.
+struct NoTangent {
+  static constexpr bool kActive = false;
+};
+
+// Second half: the move (field, boundary, planes, free flight) and the
+// interaction. With an active `tan`, the tangents follow the step as taken:
+// the move over the final path length h, the projection onto the sensitive
+// plane or the boundary that ends it, and the interaction with the sampled
+// loss, kick and azimuth held fixed (FieldTangents.hh).
+template <class Env, class Tangent>
+FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, const StepPlan& s,
+                                              Tangent& tan) {
   const Vec3f b0 = s.b0;
   const bool in_field = !is_zero(b0);
   const Vec3f u = (1.0f / s.pm) * m.p;
@@ -346,6 +360,15 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
     end.r.z = env.planes[hit].z;  // exact; the transverse error is O(h theta^2)
   }
 
+  if constexpr (Tangent::kActive) {
+    tan.move(start, s.pm, in_field, kappa, b_abs, h, s.loc.volume, field_at);
+    if (hit >= 0) {
+      tan.to_plane(end.u, kappa, field_at(end.r));
+    } else if (crossing && !s.escape) {
+      tan.to_boundary(env, end, s.loc, kappa, field_at(end.r), h);
+    }
+  }
+
   m.r = end.r;
   // The path is at least the displacement; beyond a boundary (or after an
   // escape step, which may have crossed one): look up again.
@@ -353,8 +376,10 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   m.tiny_steps = crossing && !(h > kTinyStep) ? m.tiny_steps + 1 : 0;
   if (s.table != nullptr) {
     const float ratio = h == s.table->step ? 1.0f : h * s.table->inv_step;
+    if constexpr (Tangent::kActive) tan.interact(*s.table, s.bin, s.pm, end.u, h, ratio, s.rn);
     m.p = apply_table_interaction(*s.table, s.bin, s.pm, end.u, ratio, s.rn);
   } else {
+    if constexpr (Tangent::kActive) tan.no_interaction(s.pm, end.u);
     m.p = s.pm * end.u;
   }
   ++m.steps;
@@ -371,19 +396,39 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   }
 }
 
-// Advances `m` by one step (or finalises it). `id` keys the random numbers.
+// The forward step: no tangents.
 template <class Env>
-FASTMU_HD FASTMU_FORCEINLINE void transport_step(const Env& env, MuonTrack& m, std::uint64_t id) {
+FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, const StepPlan& s) {
+  NoTangent none;
+  finish_step(env, m, s, none);
+}
+
+// Advances `m` by one step (or finalises it). `id` keys the random numbers.
+template <class Env, class Tangent = NoTangent>
+FASTMU_HD FASTMU_FORCEINLINE void transport_step(const Env& env, MuonTrack& m, std::uint64_t id,
+                                                 Tangent& tan) {
   StepPlan s;
   if (plan_step(
           env, m, [&] { return step_random(env.options, id, m); }, s))
-    finish_step(env, m, s);
+    finish_step(env, m, s, tan);
+}
+template <class Env>
+FASTMU_HD FASTMU_FORCEINLINE void transport_step(const Env& env, MuonTrack& m, std::uint64_t id) {
+  NoTangent none;
+  transport_step(env, m, id, none);
 }
 
-// Transports one muon until it reaches a final status.
+// Transports one muon until it reaches a final status (with `tan`: carrying
+// its tangents along).
+template <class Env, class Tangent>
+FASTMU_HD FASTMU_FORCEINLINE void transport_muon(const Env& env, MuonTrack& m, std::uint64_t id,
+                                                 Tangent& tan) {
+  while (m.status == static_cast<std::int32_t>(MuonStatus::alive)) transport_step(env, m, id, tan);
+}
 template <class Env>
 FASTMU_HD FASTMU_FORCEINLINE void transport_muon(const Env& env, MuonTrack& m, std::uint64_t id) {
-  while (m.status == static_cast<std::int32_t>(MuonStatus::alive)) transport_step(env, m, id);
+  NoTangent none;
+  transport_muon(env, m, id, none);
 }
 
 }  // namespace fastmu

@@ -187,6 +187,10 @@ void transport_device(const TransportView&, const float*, std::size_t, int, cons
                       std::uint64_t, void*) {
   throw Error("this fastmu was built without CUDA");
 }
+WindowObjectiveResult window_objective(const TransportView&, const FieldParameterView&,
+                                       const MuonBatch&, const WindowObjectiveOptions&) {
+  throw Error("this fastmu was built without CUDA");
+}
 }  // namespace cuda
 #endif
 

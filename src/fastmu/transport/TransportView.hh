@@ -50,6 +50,12 @@ struct TransportView {
     return geometry.distance_to_boundary(r, u, volume, limit);
   }
 
+  // The unit normal of the boundary of `volume` nearest r (false: none).
+  FASTMU_HD bool boundary_normal(std::int32_t volume, Vec3f r, Vec3f& normal) const {
+    return volume >= 0 && volume < geometry.num_volumes &&
+           geometry.boundary_normal(volume, r, normal);
+  }
+
   FASTMU_HD bool has_field_map() const { return !field.empty(); }
 
   // The empty test inline: most geometries have no map, and `at` is an

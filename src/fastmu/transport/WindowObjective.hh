@@ -1,0 +1,149 @@
+// A smooth objective of a shield design and its gradient with respect to
+// field parameters in the same pass (pathwise derivatives with common random
+// numbers, FieldTangents.hh).
+//
+// The objective is the weighted number of muons reaching a sensitive plane's
+// window: each muon that crosses the plane contributes
+//     w * sigmoid(d / smoothing),
+//     d = min(x - x_min, x_max - x, y - y_min, y_max - y)
+// (d is the signed distance to the window's nearest edge: > 0 inside), and
+// its derivative w * sigmoid' / smoothing * dd/dtheta, dd/dtheta taken from
+// the nearest edge and the tangent of the crossing point. With smoothing 0
+// the value is the hard count (status 0 on that plane, what the forward
+// transport counts) and the gradient is zero. Muons that stop, leave the
+// world or hit the step limit contribute nothing.
+//
+// Each muon runs the per-muon step (transport_muon: plan_step + finish_step,
+// the schedule the CUDA backend runs) with its tangents, keyed by
+// (seed, muon id, step) as the forward transport: the result is the same for
+// any thread count or batch split. The CPU forward transport runs the same
+// steps in SIMD lanes (CpuLaneStepper.hh); the two agree up to float
+// rounding, which can flip a rare muon's later bin choice or step count (the
+// hard count of the objective then differs from transport()'s by a few).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "fastmu/core/Parallel.hh"
+#include "fastmu/transport/FieldTangents.hh"
+#include "fastmu/transport/MuonBatch.hh"
+#include "fastmu/transport/StepPhysics.hh"
+
+namespace fastmu {
+
+struct WindowObjectiveOptions {
+  double smoothing = 0.05;  // m; 0: the hard count (gradient zero)
+  // A muon whose crossing point moves by more than this per unit of a
+  // parameter (m; a chaotic path, e.g. a slow muon scattered along faces)
+  // contributes nothing to that parameter's gradient.
+  double max_tangent = 1000.0;
+  std::int32_t plane = 0;      // index of the sensitive plane
+  bool gradient = true;        // carry the tangents
+  int threads = 0;             // CPU threads (0: all)
+  std::uint64_t first_id = 0;  // id of row 0 (keys the random numbers)
+};
+
+// Per-muon contributions (rows in id order), summed in that order.
+struct WindowObjectiveResult {
+  std::int32_t n_params = 0;
+  double value = 0;                      // sum of w * sigmoid
+  double hard = 0;                       // sum of w over the muons inside the window
+  std::vector<double> gradient;          // d value / d theta_k
+  std::vector<double> muon_value;        // per muon
+  std::vector<double> muon_grad;         // per muon, n_params each (gradient only)
+  std::vector<std::int32_t> status;      // final status per muon
+  std::vector<std::int32_t> muon_steps;  // steps per muon
+  std::uint64_t steps = 0;
+  double seconds = 0;
+};
+
+namespace detail {
+
+// Contribution of one finished muon: value, hard count and d value/d theta.
+template <class Tangent>
+FASTMU_HD FASTMU_FORCEINLINE double window_contribution(const MuonTrack& m, const SensitivePlane& w,
+                                                        std::int32_t plane, double smoothing,
+                                                        double weight, const Tangent* tan,
+                                                        std::int32_t n_params, double& hard,
+                                                        double* grad, double max_tangent) {
+  for (std::int32_t k = 0; k < n_params; ++k) grad[k] = 0.0;
+  hard = 0.0;
+  const bool crossed = (m.status == static_cast<std::int32_t>(MuonStatus::at_plane) ||
+                        m.status == static_cast<std::int32_t>(MuonStatus::outside_window)) &&
+                       m.plane == plane;
+  if (!crossed) return 0.0;
+  if (m.status == static_cast<std::int32_t>(MuonStatus::at_plane)) hard = weight;
+  if (!(smoothing > 0.0)) return hard;
+  const double x = m.r.x, y = m.r.y;
+  const double e[4] = {x - w.x_min, w.x_max - x, y - w.y_min, w.y_max - y};
+  int edge = 0;
+  for (int j = 1; j < 4; ++j) edge = e[j] < e[edge] ? j : edge;
+  const double t = e[edge] / smoothing;
+  const double sig = 1.0 / (1.0 + exp(-t));
+  if (tan != nullptr) {
+    const double slope = weight * sig * (1.0 - sig) / smoothing;
+    for (std::int32_t k = 0; k < n_params; ++k) {
+      const double dx = tan->dr[k].x, dy = tan->dr[k].y;
+      const double dd = edge == 0 ? dx : edge == 1 ? -dx : edge == 2 ? dy : -dy;
+      grad[k] = fabs(dd) <= max_tangent ? slope * dd : 0.0;
+    }
+  }
+  return weight * sig;
+}
+
+}  // namespace detail
+
+// The objective over the muons of `in` in the environment `env` (a
+// TransportView or a test's toy), with the tangents of `fp` when
+// options.gradient.
+template <class Env>
+WindowObjectiveResult window_objective_cpu(const Env& env, const FieldParameterView& fp,
+                                           const MuonBatch& in,
+                                           const WindowObjectiveOptions& options) {
+  const std::size_t n = in.size();
+  WindowObjectiveResult r;
+  r.n_params = options.gradient ? fp.n_params : 0;
+  const std::size_t np = static_cast<std::size_t>(r.n_params);
+  r.muon_value.assign(n, 0.0);
+  r.muon_grad.assign(n * np, 0.0);
+  r.status.assign(n, 0);
+  std::vector<double> hard(n, 0.0);
+  r.muon_steps.assign(n, 0);
+  const SensitivePlane window = env.planes[options.plane];
+  parallel_for_chunks(n, options.threads, 256, [&](std::size_t begin, std::size_t end) {
+    FieldTangents tan;
+    double grad[kMaxFieldParameters];
+    for (std::size_t i = begin; i < end; ++i) {
+      MuonTrack m;
+      m.r = {in.x[i], in.y[i], in.z[i]};
+      m.p = {in.px[i], in.py[i], in.pz[i]};
+      m.charge = charge_from_pdg(in.pdg[i]);
+      const std::uint64_t id = options.first_id + i;
+      if (options.gradient) {
+        tan.reset(fp);
+        transport_muon(env, m, id, tan);
+      } else {
+        transport_muon(env, m, id);
+      }
+      r.muon_value[i] = detail::window_contribution(m, window, options.plane, options.smoothing,
+                                                    in.weight[i], options.gradient ? &tan : nullptr,
+                                                    r.n_params, hard[i], grad, options.max_tangent);
+      for (std::size_t k = 0; k < np; ++k) r.muon_grad[i * np + k] = grad[k];
+      r.status[i] = m.status;
+      r.muon_steps[i] = m.steps;
+    }
+  });
+  r.gradient.assign(np, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    r.value += r.muon_value[i];
+    r.hard += hard[i];
+    r.steps += static_cast<std::uint64_t>(r.muon_steps[i]);
+    for (std::size_t k = 0; k < np; ++k) r.gradient[k] += r.muon_grad[i * np + k];
+  }
+  return r;
+}
+
+}  // namespace fastmu

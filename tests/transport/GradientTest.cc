@@ -1,0 +1,244 @@
+// Pathwise gradients of the window objective with respect to field
+// parameters (FieldTangents.hh, WindowObjective.hh) against central finite
+// differences with common random numbers, on a toy of two magnetised slabs of
+// material (one field parameter each) followed by vacuum and a sensitive
+// plane; the hard limit against the forward transport's count; determinism.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <vector>
+
+#include "ToyEnvironment.hh"
+#include "fastmu/transport/CpuTransport.hh"
+#include "fastmu/transport/WindowObjective.hh"
+
+namespace fastmu {
+namespace {
+
+using test::ToyTable;
+
+// Material 0 in [z0, z1) (volume 0, field theta0 * dB0) and [z1, z2)
+// (volume 1, field theta1 * dB1); vacuum without field elsewhere.
+struct TwoSlabEnv {
+  StepOptions options;
+  Vec3f world_lo{-10, -10, -1}, world_hi{10, 10, 20};
+  float z0 = 0, z1 = 1.5f, z2 = 3.0f;
+  Vec3f dfield[2] = {{0, 1, 0}, {0, 1, 0}};
+  float theta[2] = {1.0f, 1.0f};
+  const MaterialTableView* slab_table = nullptr;
+  const SensitivePlane* planes = nullptr;
+  std::int32_t n_planes = 0;
+
+  bool in_world(Vec3f r) const {
+    return (r.x >= world_lo.x) & (r.x <= world_hi.x) & (r.y >= world_lo.y) & (r.y <= world_hi.y) &
+           (r.z >= world_lo.z) & (r.z <= world_hi.z);
+  }
+  Location locate(Vec3f r, float& safety) const {
+    safety = 0;
+    if (r.z >= z0 && r.z < z1) return {0, theta[0] * dfield[0], 0};
+    if (r.z >= z1 && r.z < z2) return {0, theta[1] * dfield[1], 1};
+    return {-1, {0, 0, 0}, -1};
+  }
+  float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t, float limit) const {
+    return fminf(free_flight_distance(r, u), limit);
+  }
+  // Both slabs' faces are planes of constant z (sides at the world's edge).
+  bool boundary_normal(std::int32_t volume, Vec3f, Vec3f& n) const {
+    n = {0, 0, 1};
+    return volume >= 0;
+  }
+  const MaterialTableView* shorter_table(const MaterialTableView&) const { return nullptr; }
+  bool has_field_map() const { return false; }
+  Vec3f field_map(Vec3f) const { return {0, 0, 0}; }
+  const MaterialTableView* table(std::int32_t material) const {
+    return material == 0 ? slab_table : nullptr;
+  }
+  float free_flight_distance(Vec3f r, Vec3f u) const {
+    float d = std::numeric_limits<float>::max();
+    auto consider = [&](float pos, float dir, float target) {
+      if (dir != 0) {
+        const float t = (target - pos) / dir;
+        if (t > 0 && t < d) d = t;
+      }
+    };
+    consider(r.z, u.z, z0);
+    consider(r.z, u.z, z1);
+    consider(r.z, u.z, z2);
+    consider(r.x, u.x, u.x > 0 ? world_hi.x : world_lo.x);
+    consider(r.y, u.y, u.y > 0 ? world_hi.y : world_lo.y);
+    consider(r.z, u.z, u.z > 0 ? world_hi.z : world_lo.z);
+    return d;
+  }
+};
+
+struct Fixture {
+  ToyTable table;
+  TwoSlabEnv env;
+  const SensitivePlane plane{8.0f, -0.3f, 0.3f, -0.3f, 0.3f};
+  std::int32_t volume_param[2] = {0, 1};
+  Vec3f volume_dfield[2] = {{0, 1, 0}, {0, 1, 0}};
+  FieldParameterView fp;
+  Fixture() {
+    env.slab_table = &table.view;
+    env.planes = &plane;
+    env.n_planes = 1;
+    env.options.seed = 7;
+    fp.n_params = 2;
+    fp.volume_param = volume_param;
+    fp.volume_dfield = volume_dfield;
+    fp.n_volumes = 2;
+  }
+};
+
+// Muons of 3-30 GeV/c from z = -0.5 m with small angles and offsets, both charges.
+MuonBatch toy_muons(std::size_t n) {
+  MuonBatch b;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float p = 3.0f * std::pow(10.0f, static_cast<float>(i % 97) / 97.0f);
+    const float tx = 0.004f * static_cast<float>(static_cast<int>(i % 11) - 5);
+    const float ty = 0.003f * static_cast<float>(static_cast<int>(i % 7) - 3);
+    b.push_back(tx * p, ty * p, p, 0.02f * static_cast<float>(static_cast<int>(i % 5) - 2), 0,
+                -0.5f, i % 2 ? 13 : -13);
+  }
+  return b;
+}
+
+WindowObjectiveResult run(const Fixture& f, float t0, float t1, const MuonBatch& in,
+                          double smoothing, bool gradient, int threads = 2,
+                          std::uint64_t first_id = 0) {
+  TwoSlabEnv env = f.env;
+  env.theta[0] = t0;
+  env.theta[1] = t1;
+  WindowObjectiveOptions o;
+  o.smoothing = smoothing;
+  o.gradient = gradient;
+  o.threads = threads;
+  o.first_id = first_id;
+  return window_objective_cpu(env, f.fp, in, o);
+}
+
+TEST(Gradient, MatchesCentralFiniteDifferences) {
+  Fixture f;
+  const MuonBatch in = toy_muons(2000);
+  const double eps = 0.01;  // T
+  const WindowObjectiveResult g = run(f, 1.0f, 0.8f, in, 0.05, true);
+  ASSERT_EQ(g.gradient.size(), 2u);
+  for (int k = 0; k < 2; ++k) {
+    const float up[2] = {1.0f + (k == 0 ? 0.01f : 0.0f), 0.8f + (k == 1 ? 0.01f : 0.0f)};
+    const float dn[2] = {1.0f - (k == 0 ? 0.01f : 0.0f), 0.8f - (k == 1 ? 0.01f : 0.0f)};
+    const WindowObjectiveResult a = run(f, up[0], up[1], in, 0.05, false);
+    const WindowObjectiveResult b = run(f, dn[0], dn[1], in, 0.05, false);
+    const double fd = (a.value - b.value) / (2 * eps);
+    // The spread of the per-muon differences: the statistical error of a
+    // comparison on this sample.
+    double s2 = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const double d = (a.muon_value[i] - b.muon_value[i]) / (2 * eps) - g.muon_grad[i * 2 + k];
+      s2 += d * d;
+    }
+    const double spread = std::sqrt(s2);
+    std::printf("[ theta%d ] value %.3f, gradient %.4f, central FD %.4f (%+.2f %%), spread %.4f\n",
+                k, g.value, g.gradient[k], fd, 100 * (g.gradient[k] / fd - 1), spread);
+    EXPECT_NEAR(g.gradient[k], fd, std::max(0.05 * std::fabs(fd), 2 * spread)) << k;
+    EXPECT_GT(std::fabs(fd), 1.0) << "the toy must be sensitive to theta" << k;
+  }
+}
+
+// Per muon, without material: the tangent of the crossing point against a
+// finite difference of the same deterministic path (RK4 and the plane).
+TEST(Gradient, TangentOfCrossingPointInVacuumField) {
+  Fixture f;
+  f.env.slab_table = nullptr;  // field in vacuum: no interactions
+  const MuonBatch in = toy_muons(200);
+  const double eps = 1e-3;
+  const WindowObjectiveResult g = run(f, 1.0f, -0.5f, in, 0.05, true);
+  const WindowObjectiveResult a = run(f, 1.0f + 1e-3f, -0.5f, in, 0.05, false);
+  const WindowObjectiveResult b = run(f, 1.0f - 1e-3f, -0.5f, in, 0.05, false);
+  int checked = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const double fd = (a.muon_value[i] - b.muon_value[i]) / (2 * eps);
+    const double gi = g.muon_grad[i * 2];
+    if (std::fabs(fd) < 1e-3) continue;
+    EXPECT_NEAR(gi, fd, 0.02 * std::fabs(fd) + 1e-3) << "muon " << i;
+    ++checked;
+  }
+  EXPECT_GT(checked, 20);
+}
+
+TEST(Gradient, HardLimitIsTheForwardCount) {
+  Fixture f;
+  const MuonBatch in = toy_muons(3000);
+  const WindowObjectiveResult g = run(f, 1.0f, 0.8f, in, 0.0, true);
+  TwoSlabEnv env = f.env;
+  env.theta[1] = 0.8f;
+  double scalar = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    MuonTrack m;
+    m.r = {in.x[i], in.y[i], in.z[i]};
+    m.p = {in.px[i], in.py[i], in.pz[i]};
+    m.charge = charge_from_pdg(in.pdg[i]);
+    transport_muon(env, m, i);
+    scalar += m.status == static_cast<std::int32_t>(MuonStatus::at_plane) ? in.weight[i] : 0.0;
+  }
+  EXPECT_EQ(g.value, scalar);
+  EXPECT_EQ(g.hard, scalar);
+  EXPECT_GT(scalar, 100);
+  const TransportResult lanes = transport_cpu(env, in, 2);
+  double count = 0;
+  for (auto s : lanes.status) count += s == static_cast<std::int32_t>(MuonStatus::at_plane);
+  std::printf("hard count %.0f, CPU lanes %.0f\n", g.value, count);
+  EXPECT_NEAR(g.value, count, 0.01 * count);
+  for (double v : g.gradient) EXPECT_EQ(v, 0.0);
+  // Smoothing towards 0 approaches the hard count.
+  const WindowObjectiveResult s = run(f, 1.0f, 0.8f, in, 1e-5, true);
+  EXPECT_NEAR(s.value, scalar, 0.01 * scalar);
+}
+
+TEST(Gradient, SameForAnyThreadCountOrBatchSplit) {
+  Fixture f;
+  const MuonBatch in = toy_muons(1500);
+  const WindowObjectiveResult a = run(f, 1.0f, 0.8f, in, 0.05, true, 1);
+  const WindowObjectiveResult b = run(f, 1.0f, 0.8f, in, 0.05, true, 3);
+  EXPECT_EQ(a.value, b.value);
+  EXPECT_EQ(a.gradient, b.gradient);
+  EXPECT_EQ(a.muon_grad, b.muon_grad);
+  // Two halves with their ids: the same per-muon results.
+  MuonBatch lo, hi;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    (i < 700 ? lo : hi)
+        .push_back(in.px[i], in.py[i], in.pz[i], in.x[i], in.y[i], in.z[i], in.pdg[i]);
+  }
+  const WindowObjectiveResult c = run(f, 1.0f, 0.8f, lo, 0.05, true, 2, 0);
+  const WindowObjectiveResult d = run(f, 1.0f, 0.8f, hi, 0.05, true, 2, 700);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const double v = i < 700 ? c.muon_value[i] : d.muon_value[i - 700];
+    const double gk = i < 700 ? c.muon_grad[2 * i] : d.muon_grad[2 * (i - 700)];
+    ASSERT_EQ(v, a.muon_value[i]) << i;
+    ASSERT_EQ(gk, a.muon_grad[2 * i]) << i;
+  }
+}
+
+TEST(Gradient, RotationTangentMatchesFiniteDifference) {
+  const Vec3f l{0.01f, -0.02f, 0.97f};
+  const Vec3f u = [] {
+    const Vec3f v{0.1f, -0.05f, 0.99f};
+    return (1.0f / norm(v)) * v;
+  }();
+  const Vec3f du{0.003f, 0.002f, -0.0002f};
+  const Vec3T<double> ld{l.x, l.y, l.z};
+  const double h = 1e-4;
+  auto at = [&](double s) {
+    const Vec3T<double> ud{u.x + s * du.x, u.y + s * du.y, u.z + s * du.z};
+    return rotate_from_z(ld, ud);
+  };
+  const Vec3T<double> fd = (1.0 / (2 * h)) * (at(h) - at(-h));
+  const Vec3f t = rotate_from_z_tangent(l, u, du);
+  EXPECT_NEAR(t.x, fd.x, 1e-5);
+  EXPECT_NEAR(t.y, fd.y, 1e-5);
+  EXPECT_NEAR(t.z, fd.z, 1e-5);
+}
+
+}  // namespace
+}  // namespace fastmu
