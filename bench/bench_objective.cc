@@ -1,0 +1,104 @@
+// Cost of the differentiable window objective (issue 12) against the forward
+// transport on the SHiP-like warm_baseline shield, same muons, same backend:
+// BM_ShipForward (transport), BM_ShipObjectiveValue (the objective without
+// tangents) and BM_ShipObjectiveGradient (value and the gradient with respect
+// to every magnet's field). Arguments: muons, backend (0 = CPU all threads,
+// 1 = CUDA; skipped without a GPU). Tables: the cache ($FASTMU_CACHE).
+#include <benchmark/benchmark.h>
+
+#include <array>
+
+#include "fastmu/geometry/ShipShield.hh"
+#include "fastmu/tables/TableCache.hh"
+#include "fastmu/transport/Examples.hh"
+#include "fastmu/transport/Objective.hh"
+#include "fastmu/transport/Transport.hh"
+
+namespace fastmu {
+namespace {
+
+struct ShipCase {
+  MaterialLibrary materials;
+  TableCache cache;
+  std::vector<ShipMagnetParameters> magnets = ship_parameter_set("warm");
+  TransportParams params =
+      make_transport_params(make_ship_shield_json(magnets), "ship", materials, {}, &cache, {});
+  FieldParameters fields = make_fields(magnets);
+
+  static FieldParameters make_fields(const std::vector<ShipMagnetParameters>& m) {
+    const ShipFieldParameters f = ship_field_parameters(m);
+    auto to_f = [](const std::array<double, 3>& a) {
+      return Vec3f{static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])};
+    };
+    FieldParameters fp;
+    fp.n_params = static_cast<std::int32_t>(m.size());
+    fp.volume_param = f.volume_magnet;
+    for (std::size_t v = 0; v < f.field.size(); ++v) {
+      fp.volume_field.push_back(to_f(f.field[v]));
+      fp.volume_dfield.push_back(to_f(f.dfield[v]));
+    }
+    return fp;
+  }
+};
+
+ShipCase& ship_case() {
+  static ShipCase c;
+  return c;
+}
+
+// The backend of argument 1, or false (state skipped) when it is CUDA and no GPU is visible.
+bool backend_of(benchmark::State& state, Backend& backend) {
+  backend = state.range(1) == 1 ? Backend::cuda : Backend::cpu;
+  if (backend == Backend::cuda && !cuda_available()) {
+    state.SkipWithError("no CUDA device");
+    return false;
+  }
+  return true;
+}
+
+void set_rate(benchmark::State& state, std::size_t n) {
+  state.counters["muons_per_s"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * n), benchmark::Counter::kIsRate);
+}
+
+void BM_ShipForward(benchmark::State& state) {
+  Backend backend;
+  if (!backend_of(state, backend)) return;
+  ShipCase& c = ship_case();
+  const MuonBatch muons = ship_muons(static_cast<std::size_t>(state.range(0)), 1);
+  transport(c.params, muons, backend, 0);  // warm-up: device upload, tables
+  for (auto _ : state) {
+    const TransportResult r = transport(c.params, muons, backend, 0);
+    benchmark::DoNotOptimize(r.status.data());
+  }
+  set_rate(state, muons.size());
+}
+
+void run_objective(benchmark::State& state, bool gradient) {
+  Backend backend;
+  if (!backend_of(state, backend)) return;
+  ShipCase& c = ship_case();
+  const MuonBatch muons = ship_muons(static_cast<std::size_t>(state.range(0)), 1);
+  WindowObjectiveOptions o;
+  o.gradient = gradient;
+  window_objective(c.params, muons, c.fields, o, backend);  // warm-up
+  for (auto _ : state) {
+    const WindowObjectiveResult r = window_objective(c.params, muons, c.fields, o, backend);
+    benchmark::DoNotOptimize(r.value);
+  }
+  set_rate(state, muons.size());
+}
+
+void BM_ShipObjectiveValue(benchmark::State& state) { run_objective(state, false); }
+void BM_ShipObjectiveGradient(benchmark::State& state) { run_objective(state, true); }
+
+// 2e4 muons on the CPU, 1e6 on the GPU.
+void ship_args(benchmark::internal::Benchmark* b) {
+  b->Args({20000, 0})->Args({1000000, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+BENCHMARK(BM_ShipForward)->Apply(ship_args);
+BENCHMARK(BM_ShipObjectiveValue)->Apply(ship_args);
+BENCHMARK(BM_ShipObjectiveGradient)->Apply(ship_args);
+
+}  // namespace
+}  // namespace fastmu
