@@ -5,7 +5,7 @@
 // reference file), and the quantiles of the transverse momentum
 // pt = |p| sin(theta) are compared with the Geant4 11.4 reference samples.
 //
-// Build (from /work/main, after building fastmu_materials in build-msc):
+// Build (from the repository root, after building fastmu_materials in build-msc):
 //   g++ -O2 -std=c++20 -Isrc tools/msc_study.cc src/fastmu/physics/MultipleScattering.cc
 //       src/fastmu/physics/ProductionCuts.cc build-msc/src/fastmu/libfastmu_materials.a
 //       -o build-msc/msc_study
@@ -83,7 +83,7 @@ bool read_reference(const std::string& path, RefStats& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string ref_dir = "/work/shared/reference/geant4";
+  std::string ref_dir = "../shared/reference/geant4";  // beside the repository
   bool split = false, deltas = false, verbose = false, bench = false, slab = false;
   double slab_step = 0.02;
   double cut = -1;

@@ -1,5 +1,5 @@
 // End-to-end fidelity against the Geant4 11.4 reference samples
-// (/work/shared/reference/geant4): single steps in 2 cm spheres of iron and
+// (../shared/reference/geant4): single steps in 2 cm spheres of iron and
 // concrete, and 50 GeV mu- through 10 m of iron. Tolerances of the acceptance
 // criteria. Sphere points use 50 000 muons (as many as the reference: with
 // 20 000 the statistical spread of q99 in concrete alone is ~8 %, too close to
