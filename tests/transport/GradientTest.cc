@@ -41,6 +41,7 @@ struct TwoSlabEnv {
     if (r.z >= z1 && r.z < z2) return {0, theta[1] * dfield[1], 1};
     return {-1, {0, 0, 0}, -1};
   }
+  float safety(Vec3f, std::int32_t) const { return 0; }
   float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t, float limit) const {
     return fminf(free_flight_distance(r, u), limit);
   }

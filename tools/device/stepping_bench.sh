@@ -21,13 +21,18 @@ run() { echo "\$ $*" | tee -a "$log"; "$@" 2>&1 | tee -a "$log"; }
 
 { date -u; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv; } 2>&1 | tee "$log"
 run "$stage/bin/fastmu_tests_transport" --gtest_brief=1 \
-  --gtest_filter='Cuda*:*Fixture*:ResultRows*:Trapped*:BoundaryStep*'
+  --gtest_filter='Cuda*:*Fixture*:ResultRows*:Trapped*:BoundaryStep*:ShipGradient*'
 for rep in 1 2; do
   for v in _old ""; do
-    [ -x "$stage/bin/fastmu$v" ] &&
-      run "$stage/bin/fastmu$v" bench --backend cuda --case ship --n "$n" --repeat 3 --gpus 1
+    [ -x "$stage/bin/fastmu$v" ] || continue
+    run "$stage/bin/fastmu$v" bench --backend cuda --case ship --n "$n" --repeat 3 --gpus 1
+    run "$stage/bin/fastmu$v" bench --backend cuda --case ship --n $((4 * n)) --repeat 2 --gpus 1
+    run "$stage/bin/fastmu$v" bench --backend cuda --case iron-block --n 4000000 --repeat 3 --gpus 1
   done
 done
+# Issue 12: the objective's value and gradient against the forward transport (1e6, CUDA).
+run "$stage/bin/fastmu_bench" --benchmark_filter='Ship.*/1000000/1'
+[ -n "${STEPPING_QUICK:-}" ] && exit 0
 # Physics of the shield: each prints its status counts and window fraction;
 # ship_run.h5 of both (under $OUT) holds the window muons for the |p|, x, y quantiles.
 for v in _old ""; do

@@ -221,7 +221,8 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
     bool any_done = false;
     for (int l = 0; l < kLanes; ++l) {
       if (common[l]) {
-        if (!(s.safety[l] > 0.0f)) {
+        const bool located = !(s.safety[l] > 0.0f);
+        if (located) {
           const Location loc = env.locate(Vec3f{s.x[l], s.y[l], s.z[l]}, s.safety[l]);
           s.material[l] = loc.material;
           s.volume[l] = loc.volume;
@@ -237,6 +238,9 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
         const float b2 = s.bx[l] * s.bx[l] + s.by[l] * s.by[l] + s.bz[l] * s.bz[l];
         bool whole = m != nullptr && s.plane_gap[l] > m->step &&
                      !(fabsf(curvature_per_tesla(1.0f, pm[l])) * sqrtf(b2) * m->step > kMaxTurn);
+        if (kRefreshSafety && whole && !(s.safety[l] >= m->step) && !located) {
+          s.safety[l] = env.safety(Vec3f{s.x[l], s.y[l], s.z[l]}, s.volume[l]);  // as plan_step
+        }
         if (whole && !(s.safety[l] >= m->step)) {
           const float h = m->step;
           const float kappa = s.in_field[l] ? curvature_per_tesla(s.charge[l], pm[l]) : 0.0f;

@@ -44,7 +44,8 @@
 // shorter_table(t) (the ladder's next entry or null), planes / n_planes, and
 // options. locate(r, safety) also sets `safety`, a distance within which the
 // location cannot change (0 when unknown), so that most steps inside a volume
-// skip the lookup and the boundary test.
+// skip the lookup and the boundary test; safety(r, volume) gives it again
+// for a point still inside the located volume.
 #pragma once
 
 #include <cmath>
@@ -107,6 +108,19 @@ inline constexpr float kBoundaryTolerance = 1e-5f;  // m
 inline constexpr float kMaxTurn = 0.05f;  // rad
 
 inline constexpr float kSqrt2f = 1.41421356f;
+
+// Whether a step whose counted-down safety falls short of the table step
+// computes a fresh safety before it tests the boundary along its direction.
+// Either way the step is the same; only the work differs. On the CPU it
+// saves most boundary tests (SHiP-like shield: 229 -> 130 ARB8 tests per
+// muon, 1.35x -> 1.95x the fixed-step muons/s). In a GPU warp the boundary
+// test runs whenever any of its 32 lanes needs it, so the refresh only adds
+// work (one H200, 10^6 SHiP-like muons: 0.35 s with it, 0.30 s without).
+#ifdef __CUDA_ARCH__
+inline constexpr bool kRefreshSafety = false;
+#else
+inline constexpr bool kRefreshSafety = true;
+#endif
 
 // A track can be trapped on an interface: between a magnet's core and its
 // return yoke (iron both, opposite fields) each side bends the muon back
@@ -237,7 +251,8 @@ FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, Random
   }
   // The location holds while the muon stays inside its volume: skip the
   // lookup while the path since the last one is shorter than the safety.
-  if (!(m.safety > 0.0f)) m.loc = env.locate(m.r, m.safety);
+  const bool located = !(m.safety > 0.0f);
+  if (located) m.loc = env.locate(m.r, m.safety);
   s.loc = m.loc;
   s.b0 = s.loc.field + env.field_map(m.r);
   const bool in_field = !is_zero(s.b0);
@@ -252,6 +267,13 @@ FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, Random
     const float d = t != nullptr ? t->step : opt.step;
     s.h = d;
     s.escape = m.tiny_steps >= kMaxTinySteps;
+    // The counted-down safety is a bound from where the muon was last
+    // located; a muon moving along a face keeps its distance to it, so a
+    // fresh safety here often covers the step and saves the boundary test
+    // (on the CPU only: see kRefreshSafety).
+    if constexpr (kRefreshSafety) {
+      if (!(m.safety >= d) && !located && !s.escape) m.safety = env.safety(m.r, s.loc.volume);
+    }
     if (!(m.safety >= d) && !s.escape) {
       const float dist = env.distance_to_boundary(m.r, u, s.loc.volume, d);
       if (dist < d) {

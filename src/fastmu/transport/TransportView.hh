@@ -38,8 +38,13 @@ struct TransportView {
   // overlap, so within it the answer stays the same.
   FASTMU_HD Location locate(Vec3f r, float& safety) const {
     const LocateResult l = geometry.locate(r.x, r.y, r.z);
-    safety = geometry.safety(r, l.volume) - kSafetyMargin;
+    safety = this->safety(r, l.volume);
     return {l.volume >= 0 ? l.material : geometry.world_material, l.field, l.volume};
+  }
+
+  // The safety of r, a point inside `volume` (as located), less the margin.
+  FASTMU_HD float safety(Vec3f r, std::int32_t volume) const {
+    return geometry.safety(r, volume) - kSafetyMargin;
   }
 
   // Straight-line distance along u to where the location of r changes, or
