@@ -171,5 +171,74 @@ TEST(Arb8, EntryDistanceMatchesMarching) {
   EXPECT_GT(hits, 300);
 }
 
+TEST(PlanarArb8, FlaggedWhenEveryLateralFaceIsFlatAndTheEndsConvex) {
+  auto doc = world_doc();
+  doc["volumes"].push_back(arb8_json(
+      "frustum", -6, 1,
+      {{-1, -1}, {-1, 1}, {1, 1}, {1, -1}, {-0.5, -0.5}, {-0.5, 0.5}, {0.5, 0.5}, {0.5, -0.5}}));
+  doc["volumes"].push_back(arb8_json("twisted", -2, 1, twisted_square(1.0, 0.6, false)));
+  doc["volumes"].push_back(
+      arb8_json("prism", 2, 1, {{0, 0}, {0, 1}, {1, 0}, {1, 0}, {0, 0}, {0, 1}, {1, 0}, {1, 0}}));
+  doc["volumes"].push_back(arb8_json(
+      "pyramid", 6, 1, {{-1, -1}, {-1, 1}, {1, 1}, {1, -1}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}));
+  const GeometryParams g = load(doc);
+  const GeometryView v = g.host_view();
+  EXPECT_EQ(v.arb8s[0].planar, 1);
+  EXPECT_EQ(v.arb8s[1].planar, 0);  // twisted faces: the general path
+  EXPECT_EQ(v.arb8s[2].planar, 1);  // a collapsed face has no plane
+  EXPECT_EQ(v.arb8s[3].planar, 1);
+}
+
+// A sheared, unevenly tapered planar ARB8 (as the SHiP-like magnets):
+// exit and entry distances as the general (twisted-face) solver finds them,
+// and a safety that is a true lower bound, never below the general one.
+TEST(PlanarArb8, DistancesAgreeWithTheGeneralSolver) {
+  auto doc = world_doc();
+  doc["volumes"].push_back(arb8_json("m", 0, 1.5,
+                                     {{-0.8, -0.5},
+                                      {-0.8, 0.5},
+                                      {0.8, 0.5},
+                                      {0.8, -0.5},
+                                      {-0.3, -0.9},
+                                      {-0.3, 0.9},
+                                      {0.7, 0.9},
+                                      {0.7, -0.9}}));
+  const GeometryParams g = load(doc);
+  const GeometryView v = g.host_view();
+  const Arb8Shape& s = v.arb8s[0];
+  ASSERT_EQ(s.planar, 1);
+  const float diag = norm(v.volumes[0].hi - v.volumes[0].lo);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1, 1);
+  auto direction = [&] {
+    Vec3f d{u(rng), u(rng), u(rng)};
+    return (1.0f / norm(d)) * d;
+  };
+  int inside = 0, entries = 0;
+  for (int n = 0; n < 4000; ++n) {
+    const Vec3f pos{1.2f * u(rng), 1.2f * u(rng), 2.0f * u(rng)};
+    const Vec3f d = direction();
+    if (v.contains(0, pos.x, pos.y, pos.z)) {
+      ++inside;
+      EXPECT_NEAR(arb8_planar_exit_distance(s, pos, d, 100.f), arb8_exit_distance(s, pos, d, 100.f),
+                  2e-4f)
+          << n;
+      const float safety = arb8_planar_safety(s, pos);
+      EXPECT_GE(safety, arb8_safety(s, pos, diag) - 1e-5f) << n;
+      float nearest = 100.f;  // the safety sphere holds no surface point
+      for (int k = 0; k < 64; ++k) {
+        nearest = fminf(nearest, arb8_planar_exit_distance(s, pos, direction(), 100.f));
+      }
+      EXPECT_LE(safety, nearest + 1e-5f) << n;
+    } else {
+      const float want = arb8_entry_distance(s, pos, d, 100.f);
+      entries += want < 100.f;
+      EXPECT_NEAR(arb8_planar_entry_distance(s, pos, d, 100.f), want, 2e-4f) << n;
+    }
+  }
+  EXPECT_GT(inside, 500);
+  EXPECT_GT(entries, 300);
+}
+
 }  // namespace
 }  // namespace fastmu

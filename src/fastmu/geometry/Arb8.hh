@@ -195,4 +195,73 @@ FASTMU_HD inline float arb8_safety(const Arb8Shape& s, Vec3f pos, float diag) {
   return safety > 0.f ? safety : 0.f;
 }
 
+// --- Planar ARB8s (Arb8Shape::planar): a convex polyhedron of six planes.
+
+// Signed distance of pos beyond lateral face i's plane (> 0 outside it).
+FASTMU_HD inline float arb8_plane_excess(const Arb8Shape& s, int i, Vec3f pos) {
+  return s.nx[i] * (pos.x - s.cx) + s.ny[i] * (pos.y - s.cy) + s.nz[i] * (pos.z - s.cz) - s.w[i];
+}
+
+// The exact distance from pos (inside) to the surface of a planar ARB8: the
+// nearest of its six planes (a convex solid), 0 outside.
+FASTMU_HD inline float arb8_planar_safety(const Arb8Shape& s, Vec3f pos) {
+  const float z_hi = s.z_lo + 1.0f / s.inv_h;
+  float d = fminf(pos.z - s.z_lo, z_hi - pos.z);
+  for (int i = 0; i < 4; ++i) d = fminf(d, -arb8_plane_excess(s, i, pos));
+  return d > 0.f ? d : 0.f;
+}
+
+// Distance along the unit direction `dir` from pos (inside, or on the
+// surface) to where the ray leaves a planar ARB8, at most `limit`: the
+// nearest plane it heads out through. 0 when it starts on the surface
+// heading out.
+FASTMU_HD inline float arb8_planar_exit_distance(const Arb8Shape& s, Vec3f pos, Vec3f dir,
+                                                 float limit) {
+  const float z_hi = s.z_lo + 1.0f / s.inv_h;
+  float t = limit;
+  if (dir.z > 0.f) t = fminf(t, (z_hi - pos.z) / dir.z);
+  if (dir.z < 0.f) t = fminf(t, (s.z_lo - pos.z) / dir.z);
+  for (int i = 0; i < 4; ++i) {
+    const float dn = s.nx[i] * dir.x + s.ny[i] * dir.y + s.nz[i] * dir.z;
+    if (dn > 0.f) t = fminf(t, -arb8_plane_excess(s, i, pos) / dn);
+  }
+  return t > 0.f ? t : 0.f;
+}
+
+// Distance along `dir` from pos (outside) to where the ray enters a planar
+// ARB8, or `limit` if it does not before: the ray clipped by the six
+// half-spaces (Kay & Kajiya slabs for a convex polyhedron); 0 if pos is inside.
+FASTMU_HD inline float arb8_planar_entry_distance(const Arb8Shape& s, Vec3f pos, Vec3f dir,
+                                                  float limit) {
+  const float z_hi = s.z_lo + 1.0f / s.inv_h;
+  float t_in = 0.f, t_out = limit;
+  if (dir.z == 0.f) {
+    if (pos.z < s.z_lo || pos.z > z_hi) return limit;
+  } else {
+    float a = (s.z_lo - pos.z) / dir.z, b = (z_hi - pos.z) / dir.z;
+    if (a > b) {
+      const float tmp = a;
+      a = b;
+      b = tmp;
+    }
+    t_in = fmaxf(t_in, a);
+    t_out = fminf(t_out, b);
+  }
+  for (int i = 0; i < 4; ++i) {
+    const float dn = s.nx[i] * dir.x + s.ny[i] * dir.y + s.nz[i] * dir.z;
+    const float excess = arb8_plane_excess(s, i, pos);
+    if (dn == 0.f) {
+      if (excess > 0.f) return limit;  // parallel, outside this face
+      continue;
+    }
+    const float t = -excess / dn;
+    if (dn < 0.f) {
+      t_in = fmaxf(t_in, t);
+    } else {
+      t_out = fminf(t_out, t);
+    }
+  }
+  return t_in <= t_out && t_in < limit ? t_in : limit;
+}
+
 }  // namespace fastmu

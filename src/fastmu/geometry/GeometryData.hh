@@ -34,6 +34,15 @@ struct Arb8Shape {
   float z_lo = 0, inv_h = 0;
   float x0[4] = {}, y0[4] = {};
   float dx[4] = {}, dy[4] = {};
+  // A solid whose lateral faces are all flat and whose end faces are convex
+  // is a convex polyhedron (every ARB8 of the SHiP-like shield is): `planar`
+  // is then 1 and lateral face i is also stored as the plane
+  // n_i . (p - c) = w_i (unit outward normal n_i; c, the vertices' centroid,
+  // keeps float rounding of n . p small), which gives exact and cheap
+  // distances and safety (Arb8.hh). A collapsed face has n = 0 and a huge w.
+  std::int32_t planar = 0;
+  float cx = 0, cy = 0, cz = 0;
+  float nx[4] = {}, ny[4] = {}, nz[4] = {}, w[4] = {};
 };
 
 }  // namespace fastmu

@@ -1,10 +1,84 @@
 #include "fastmu/geometry/GeometryParams.hh"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 
 #include "fastmu/geometry/GridBuilder.hh"
 
 namespace fastmu {
+
+namespace {
+
+using V3 = std::array<double, 3>;
+V3 sub(const V3& a, const V3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+V3 cross(const V3& a, const V3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+double dot(const V3& a, const V3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+double length(const V3& a) { return std::sqrt(dot(a, a)); }
+
+// The planes of an ARB8 whose lateral faces are flat and end faces convex
+// (Arb8Shape::planar); otherwise leaves it on the general (twisted) path. A
+// lateral face is flat when its edges at the two ends are parallel (the
+// bilinear surface through them is then a plane).
+void set_arb8_planes(const VolumeDesc& v, Arb8Shape& s) {
+  s.planar = 0;
+  const double z_lo = v.z_center - v.dz, z_hi = v.z_center + v.dz;
+  V3 lo[4], hi[4];
+  V3 c{0, 0, 0};
+  double size = 0;
+  for (int i = 0; i < 4; ++i) {
+    lo[i] = {v.vertices[i][0], v.vertices[i][1], z_lo};
+    hi[i] = {v.vertices[i + 4][0], v.vertices[i + 4][1], z_hi};
+    for (int k = 0; k < 3; ++k) c[k] += (lo[i][k] + hi[i][k]) / 8.0;
+  }
+  for (int i = 0; i < 4; ++i) size = std::max({size, length(sub(lo[i], c)), length(sub(hi[i], c))});
+  const double eps = 1e-9 * std::max(size, 1e-3);
+  // End faces convex (counter-clockwise: every turn to the left or none).
+  for (const V3* q : {lo, hi}) {
+    for (int i = 0; i < 4; ++i) {
+      const V3 a = sub(q[(i + 1) & 3], q[i]), b = sub(q[(i + 2) & 3], q[(i + 1) & 3]);
+      if (a[0] * b[1] - a[1] * b[0] < -eps * size) return;
+    }
+  }
+  V3 n[4];
+  double w[4];
+  for (int i = 0; i < 4; ++i) {
+    const int j = (i + 1) & 3;
+    const V3 e0 = sub(lo[j], lo[i]), e1 = sub(hi[j], hi[i]);
+    const double l0 = length(e0), l1 = length(e1);
+    if (l0 <= eps && l1 <= eps) {  // collapsed face: no plane
+      n[i] = {0, 0, 0}, w[i] = 1e30;
+      continue;
+    }
+    if (std::fabs(e0[0] * e1[1] - e0[1] * e1[0]) > 1e-7 * l0 * l1) return;  // twisted
+    const V3 rise = sub(l0 >= l1 ? hi[i] : lo[i], l0 >= l1 ? lo[i] : hi[i]);
+    V3 nn = cross(l0 >= l1 ? e0 : e1, rise);
+    const double ln = length(nn);
+    if (!(ln > 0)) return;
+    for (double& x : nn) x /= ln;
+    const V3 on = l0 >= l1 ? lo[i] : hi[i];
+    if (dot(nn, sub(c, on)) > 0) {  // point away from the centroid: outward
+      for (double& x : nn) x = -x;
+    }
+    n[i] = nn, w[i] = dot(nn, sub(on, c));
+  }
+  // A convex polyhedron holds its vertices on the inner side of every face.
+  for (int i = 0; i < 4; ++i) {
+    for (int k = 0; k < 4; ++k) {
+      if (dot(n[i], sub(lo[k], c)) > w[i] + eps || dot(n[i], sub(hi[k], c)) > w[i] + eps) return;
+    }
+  }
+  s.cx = static_cast<float>(c[0]), s.cy = static_cast<float>(c[1]), s.cz = static_cast<float>(c[2]);
+  for (int i = 0; i < 4; ++i) {
+    s.nx[i] = static_cast<float>(n[i][0]), s.ny[i] = static_cast<float>(n[i][1]);
+    s.nz[i] = static_cast<float>(n[i][2]), s.w[i] = static_cast<float>(w[i]);
+  }
+  s.planar = 1;
+}
+
+}  // namespace
 
 void GeometryParams::build_device_data() {
   records_.clear();
@@ -26,6 +100,7 @@ void GeometryParams::build_device_data() {
         s.dx[i] = static_cast<float>(v.vertices[i + 4][0] - v.vertices[i][0]);
         s.dy[i] = static_cast<float>(v.vertices[i + 4][1] - v.vertices[i][1]);
       }
+      set_arb8_planes(v, s);
       r.arb8 = static_cast<std::int32_t>(arb8s_.size());
       arb8s_.push_back(s);
     }

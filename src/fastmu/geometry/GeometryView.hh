@@ -166,15 +166,17 @@ struct GeometryView {
   // could change (isotropic safety). In the world's material: the nearest of
   // the bounding boxes listed in pos's grid cell, that cell's own faces
   // (volumes of other cells lie beyond them) and the world's faces. Inside a
-  // volume: its faces (exact for a box; a Lipschitz bound for an ARB8).
+  // volume: its faces (exact for a box and a planar ARB8; a Lipschitz bound
+  // for a twisted one).
   FASTMU_HD float safety(Vec3f pos, std::int32_t volume) const {
     const float world = box_inner_distance(pos, world_lo, world_hi);
     if (volume >= 0) {
       const VolumeRecord& r = volumes[volume];
       const float box = box_inner_distance(pos, r.lo, r.hi);
       if (r.arb8 < 0) return fminf(box, world);
-      const Vec3f ext = r.hi - r.lo;
-      return fminf(fminf(box, world), arb8_safety(arb8s[r.arb8], pos, norm(ext)));
+      const Arb8Shape& a = arb8s[r.arb8];
+      if (a.planar) return fminf(world, arb8_planar_safety(a, pos));
+      return fminf(fminf(box, world), arb8_safety(a, pos, norm(r.hi - r.lo)));
     }
     const std::int32_t i = grid.ix(pos.x), j = grid.iy(pos.y), k = grid.iz(pos.z);
     const Vec3f cell_lo{grid.lo.x + static_cast<float>(i) * grid.cell.x,
@@ -217,7 +219,9 @@ struct GeometryView {
     d = d > 0.f ? d : 0.f;
     if (r.arb8 < 0) return d;
     // The solid lies within its box: its exit is at or before the box's.
-    return arb8_exit_distance(arb8s[r.arb8], pos, dir, d);
+    const Arb8Shape& a = arb8s[r.arb8];
+    return a.planar ? arb8_planar_exit_distance(a, pos, dir, d)
+                    : arb8_exit_distance(a, pos, dir, d);
   }
 
   // Ray entry into volume v if nearer than `best`, else `best`.
@@ -230,7 +234,9 @@ struct GeometryView {
     if (!clip_ray_to_slab(pos.z, dir.z, r.lo.z, r.hi.z, t_in, t_out)) return best;
     if (r.arb8 < 0) return t_in;
     // The solid lies within its box: its entry is at or after t_in.
-    return arb8_entry_distance(arb8s[r.arb8], pos, dir, best);
+    const Arb8Shape& a = arb8s[r.arb8];
+    return a.planar ? arb8_planar_entry_distance(a, pos, dir, best)
+                    : arb8_entry_distance(a, pos, dir, best);
   }
 
  private:
