@@ -45,6 +45,37 @@ TEST(Navigation, ExitOfABox) {
   EXPECT_LE(v.safety({0, 0, -4}, -1), 4.0f);
 }
 
+// In the world's material far from every volume the safety reaches past
+// the grid cell (the cell's clearance) yet stays below the distance to the
+// nearest volume.
+TEST(Navigation, WorldSafetyReachesPastEmptyCells) {
+  auto doc = world_doc();
+  doc["volumes"].push_back(box_json("a", {-0.2, -0.2, -9.5}, {0.2, 0.2, -9.1}));
+  doc["volumes"].push_back(box_json("b", {1, 1, -1}, {1.4, 1.4, -0.6}));
+  const GeometryParams g = test::load(doc);
+  const GeometryView v = g.host_view();
+  const float cell = fmaxf(fmaxf(v.grid.cell.x, v.grid.cell.y), v.grid.cell.z);
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<float> u(-9.9f, 9.9f);
+  int beyond_cell = 0;
+  for (int n = 0; n < 4000; ++n) {
+    const Vec3f p{u(rng), u(rng), u(rng)};
+    if (v.locate(p.x, p.y, p.z).volume >= 0) continue;
+    float nearest = 3e38f;
+    for (int k = 0; k < v.num_volumes; ++k) {
+      const VolumeRecord& r = v.volumes[k];
+      const float dx = fmaxf(fmaxf(r.lo.x - p.x, p.x - r.hi.x), 0.f);
+      const float dy = fmaxf(fmaxf(r.lo.y - p.y, p.y - r.hi.y), 0.f);
+      const float dz = fmaxf(fmaxf(r.lo.z - p.z, p.z - r.hi.z), 0.f);
+      nearest = fminf(nearest, std::sqrt(dx * dx + dy * dy + dz * dz));
+    }
+    const float safety = v.safety(p, -1);
+    ASSERT_LE(safety, nearest + 1e-5f) << n;
+    beyond_cell += safety > cell;
+  }
+  EXPECT_GT(beyond_cell, 100);
+}
+
 // Along random rays from random points inside the twisted block, the exit
 // distance matches a 0.5 mm march.
 TEST(Navigation, ExitOfATwistedArb8MatchesMarching) {

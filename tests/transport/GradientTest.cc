@@ -42,6 +42,7 @@ struct TwoSlabEnv {
     return {-1, {0, 0, 0}, -1};
   }
   float safety(Vec3f, std::int32_t) const { return 0; }
+  bool boundary_excess(std::int32_t, Vec3f, float&) const { return false; }  // bisection
   float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t, float limit) const {
     return fminf(free_flight_distance(r, u), limit);
   }

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cmath>
-#include <limits>
 #include <memory>
 #include <vector>
 
@@ -31,6 +30,7 @@ struct ToyEnv {
     return {in_slab ? 0 : -1, field, in_slab ? 0 : -1};
   }
   float safety(Vec3f, std::int32_t) const { return 0; }
+  bool boundary_excess(std::int32_t, Vec3f, float&) const { return false; }  // bisection
   // The slab's faces bound the only volume (0); outside it, the world region.
   float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t, float limit) const {
     return fminf(free_flight_distance(r, u), limit);

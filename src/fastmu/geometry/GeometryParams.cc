@@ -110,6 +110,7 @@ void GeometryParams::build_device_data() {
   grid_ = index.shape;
   cell_offsets_ = std::move(index.cell_offsets);
   cell_volumes_ = std::move(index.cell_volumes);
+  cell_clearance_ = std::move(index.cell_clearance);
 }
 
 std::size_t GeometryParams::max_candidates_per_cell() const {

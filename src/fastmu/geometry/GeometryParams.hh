@@ -81,6 +81,7 @@ class GeometryParams {
     v.grid = grid_;
     v.grid.cell_offsets = copy(cell_offsets_.data(), cell_offsets_.size());
     v.grid.cell_volumes = copy(cell_volumes_.data(), cell_volumes_.size());
+    v.grid.cell_clearance = copy(cell_clearance_.data(), cell_clearance_.size());
     v.num_planes = static_cast<std::int32_t>(planes_.size());
     v.planes = copy(planes_.data(), planes_.size());
     return v;
@@ -107,6 +108,7 @@ class GeometryParams {
   std::vector<Arb8Shape> arb8s_;
   UniformGridView grid_;  // shape only; pointers are set by make_view
   std::vector<std::int32_t> cell_offsets_, cell_volumes_;
+  std::vector<float> cell_clearance_;
 };
 
 }  // namespace fastmu

@@ -164,8 +164,9 @@ struct GeometryView {
 
   // A lower bound of the distance from pos to any boundary where the location
   // could change (isotropic safety). In the world's material: the nearest of
-  // the bounding boxes listed in pos's grid cell, that cell's own faces
-  // (volumes of other cells lie beyond them) and the world's faces. Inside a
+  // the bounding boxes listed in pos's grid cell, that cell's own faces plus
+  // its clearance (volumes of other cells lie beyond them) and the world's
+  // faces. Inside a
   // volume: its faces (exact for a box and a planar ARB8; a Lipschitz bound
   // for a twisted one).
   FASTMU_HD float safety(Vec3f pos, std::int32_t volume) const {
@@ -182,8 +183,9 @@ struct GeometryView {
     const Vec3f cell_lo{grid.lo.x + static_cast<float>(i) * grid.cell.x,
                         grid.lo.y + static_cast<float>(j) * grid.cell.y,
                         grid.lo.z + static_cast<float>(k) * grid.cell.z};
-    float d = fminf(world, box_inner_distance(pos, cell_lo, cell_lo + grid.cell));
     const std::int32_t c = grid.cell_id(i, j, k);
+    const float beyond = grid.cell_clearance != nullptr ? grid.cell_clearance[c] : 0.f;
+    float d = fminf(world, box_inner_distance(pos, cell_lo, cell_lo + grid.cell) + beyond);
     for (std::int32_t q = grid.cell_offsets[c]; q < grid.cell_offsets[c + 1]; ++q) {
       const VolumeRecord& r = volumes[grid.cell_volumes[q]];
       d = fminf(d, box_outer_distance(pos, r.lo, r.hi));
@@ -206,6 +208,24 @@ struct GeometryView {
     if (best < 2) normal.x = sign;
     else if (best < 4) normal.y = sign;
     else normal.z = sign;
+    return true;
+  }
+
+  // How far pos lies outside volume v beyond the face it is farthest beyond
+  // (> 0 outside, <= 0 inside; the largest plane excess): for a box or a
+  // planar ARB8 a signed distance-like function, linear along a straight
+  // path near a face, for root finding. False (e untouched) for a twisted
+  // ARB8 and for the world region (v < 0), which have none.
+  FASTMU_HD bool boundary_excess(std::int32_t v, Vec3f p, float& e) const {
+    if (v < 0) return false;
+    const VolumeRecord& r = volumes[v];
+    if (r.arb8 >= 0 && !arb8s[r.arb8].planar) return false;
+    float g = fmaxf(fmaxf(fmaxf(r.lo.x - p.x, p.x - r.hi.x), fmaxf(r.lo.y - p.y, p.y - r.hi.y)),
+                    fmaxf(r.lo.z - p.z, p.z - r.hi.z));
+    if (r.arb8 >= 0) {
+      for (int i = 0; i < 4; ++i) g = fmaxf(g, arb8_plane_excess(arb8s[r.arb8], i, p));
+    }
+    e = g;
     return true;
   }
 

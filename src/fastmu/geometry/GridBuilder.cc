@@ -58,6 +58,62 @@ std::vector<Pt> section_hull(const Arb8Shape& s, double za, double zb) {
   return convex_hull(p);
 }
 
+// Per cell: (r - 1) times the smallest cell side, r the Chebyshev radius in
+// cells of the nearest other cell that lists a volume (at most kMaxRadius):
+// every volume not listed in a cell lies at least that much beyond the
+// cell's faces. Cube counts come from a 3-D prefix sum of the occupied cells,
+// so the cost is O(cells * kMaxRadius) whatever the number of volumes.
+std::vector<float> cell_clearances(const GridIndex& g, const std::array<double, 3>& cell) {
+  constexpr std::int64_t kMaxRadius = 4;
+  const std::int64_t nx = g.shape.nx, ny = g.shape.ny, nz = g.shape.nz;
+  const std::int64_t px = nx + 1, py = ny + 1;
+  std::vector<std::int32_t> sum(static_cast<std::size_t>(px * py * (nz + 1)), 0);
+  auto at = [&](std::int64_t i, std::int64_t j, std::int64_t k) -> std::int32_t& {
+    return sum[static_cast<std::size_t>((k * py + j) * px + i)];
+  };
+  auto occupied = [&](std::int64_t c) {
+    return g.cell_offsets[static_cast<std::size_t>(c) + 1] >
+                   g.cell_offsets[static_cast<std::size_t>(c)]
+               ? 1
+               : 0;
+  };
+  for (std::int64_t k = 0; k < nz; ++k) {
+    for (std::int64_t j = 0; j < ny; ++j) {
+      for (std::int64_t i = 0; i < nx; ++i) {
+        at(i + 1, j + 1, k + 1) = occupied((k * ny + j) * nx + i) + at(i, j + 1, k + 1) +
+                                  at(i + 1, j, k + 1) + at(i + 1, j + 1, k) - at(i, j, k + 1) -
+                                  at(i, j + 1, k) - at(i + 1, j, k) + at(i, j, k);
+      }
+    }
+  }
+  // Occupied cells in [i0, i1] x [j0, j1] x [k0, k1] (inclusive, clamped).
+  auto count = [&](std::int64_t i0, std::int64_t i1, std::int64_t j0, std::int64_t j1,
+                   std::int64_t k0, std::int64_t k1) {
+    i0 = std::max<std::int64_t>(i0, 0), j0 = std::max<std::int64_t>(j0, 0);
+    k0 = std::max<std::int64_t>(k0, 0);
+    i1 = std::min(i1, nx - 1) + 1, j1 = std::min(j1, ny - 1) + 1, k1 = std::min(k1, nz - 1) + 1;
+    return at(i1, j1, k1) - at(i0, j1, k1) - at(i1, j0, k1) - at(i1, j1, k0) + at(i0, j0, k1) +
+           at(i0, j1, k0) + at(i1, j0, k0) - at(i0, j0, k0);
+  };
+  const double side = std::min({cell[0], cell[1], cell[2]});
+  std::vector<float> clearance(static_cast<std::size_t>(nx * ny * nz), 0.f);
+  for (std::int64_t k = 0; k < nz; ++k) {
+    for (std::int64_t j = 0; j < ny; ++j) {
+      for (std::int64_t i = 0; i < nx; ++i) {
+        const std::int64_t c = (k * ny + j) * nx + i;
+        std::int64_t r = 1;
+        while (r <= kMaxRadius &&
+               count(i - r, i + r, j - r, j + r, k - r, k + r) - occupied(c) == 0) {
+          ++r;
+        }
+        clearance[static_cast<std::size_t>(c)] =
+            static_cast<float>(static_cast<double>(r - 1) * side);
+      }
+    }
+  }
+  return clearance;
+}
+
 }  // namespace
 
 GridIndex build_grid_index(const std::array<double, 3>& world_lo,
@@ -152,6 +208,7 @@ GridIndex build_grid_index(const std::array<double, 3>& world_lo,
       }
     }
   }
+  g.cell_clearance = cell_clearances(g, cell);
   return g;
 }
 

@@ -14,6 +14,7 @@ struct GridIndex {
   UniformGridView shape;                   // pointers left null
   std::vector<std::int32_t> cell_offsets;  // cells + 1
   std::vector<std::int32_t> cell_volumes;  // candidates, ascending volume id per cell
+  std::vector<float> cell_clearance;       // cells: gap to volumes of other cells (m)
 };
 
 // Cell size per axis: half the median bounding-box extent of the volumes along

@@ -18,6 +18,10 @@ struct UniformGridView {
   std::int32_t nx = 1, ny = 1, nz = 1;
   const std::int32_t* cell_offsets = nullptr;  // nx * ny * nz + 1
   const std::int32_t* cell_volumes = nullptr;  // candidate volume ids
+  // Per cell, a distance beyond the cell's faces within which no volume of
+  // another cell lies (0 when a neighbour lists one): lets the safety in the
+  // world region reach past the cell. Null: 0 everywhere.
+  const float* cell_clearance = nullptr;
 
   // Cell index along one axis from the continuous grid coordinate g, clamped
   // to [0, n - 1]; compares before converting so that huge or NaN g are safe.

@@ -328,30 +328,68 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   // A curved path can leave the volume before the chord's boundary. It stays
   // within the sagitta 0.5 kappa |B| h^2 of the chord, which is inside the
   // volume (h <= D): when that is below kBoundaryTolerance, or the safety
-  // covers the step, nothing to check. Else the end is located (backed off
-  // the push, if cut at a boundary) and a path that left is cut by bisection
-  // to within kBoundaryTolerance beyond where it leaves.
+  // covers the step, nothing to check. Else the end is tested (backed off
+  // the push, if cut at a boundary) and a path that left is cut to within
+  // kBoundaryTolerance beyond where it leaves: for a box or planar ARB8 by
+  // the secant method on the volume's signed boundary excess g along the
+  // path (g is nearly linear there: one or two moves), else by bisection on
+  // the location.
   if (in_field && !(m.safety >= h) && !s.escape &&
       0.5f * fabsf(kappa) * b_abs * h * h > kBoundaryTolerance) {
-    auto outside = [&](Vec3f r) {
-      float unused;
-      return !env.in_world(r) || env.locate(r, unused).volume != s.loc.volume;
-    };
     const float check = crossing ? h - 2.0f * kBoundaryPush : h;
     const Vec3f check_r = crossing ? end.r - (2.0f * kBoundaryPush) * end.u : end.r;
-    if (check > kBoundaryTolerance && outside(check_r)) {
-      float lo = 0.0f, hi = check;
-      while (hi - lo > kBoundaryTolerance) {
-        const float mid = 0.5f * (lo + hi);
-        if (outside(move_along(start, in_field, kappa, b_abs, mid, field_at).r)) {
-          hi = mid;
-        } else {
-          lo = mid;
+    const std::int32_t vol = s.loc.volume;
+    auto at = [&](float len) { return move_along(start, in_field, kappa, b_abs, len, field_at).r; };
+    float lo = 0.0f, hi = check, g_hi = 0.0f;
+    if (env.boundary_excess(vol, check_r, g_hi)) {
+      if (check > kBoundaryTolerance && g_hi > 0.0f) {
+        float g_lo = 0.0f;
+        env.boundary_excess(vol, start.r, g_lo);
+        g_lo = fminf(g_lo, -1e-7f);  // the start is inside (pushed past its entry)
+        // (40 passes: float rounding can leave a bracket a few ulp wider
+        // than the tolerance; each pass at least halves it after the third.)
+        for (int it = 0; hi - lo > kBoundaryTolerance && it < 40; ++it) {
+          // The crossing estimated by the secant (later: the middle), then
+          // probed 0.45 of the tolerance either side of it.
+          const float e = it < 3 ? lo + (hi - lo) * (g_lo / (g_lo - g_hi)) : 0.5f * (lo + hi);
+          const float a = fmaxf(lo, e - 0.45f * kBoundaryTolerance);
+          const float b = fminf(hi, e + 0.45f * kBoundaryTolerance);
+          float ga = g_lo, gb = g_hi;
+          if (a > lo) env.boundary_excess(vol, at(a), ga);
+          if (ga > 0.0f) {
+            hi = a, g_hi = ga;
+            continue;
+          }
+          lo = a, g_lo = fminf(ga, -1e-7f);
+          if (b < hi) env.boundary_excess(vol, at(b), gb);
+          if (gb > 0.0f) {
+            hi = b, g_hi = gb;
+          } else {
+            lo = b, g_lo = fminf(gb, -1e-7f);
+          }
         }
+        h = hi;
+        crossing = true;
+        end = move_along(start, in_field, kappa, b_abs, h, field_at);
       }
-      h = hi;
-      crossing = true;
-      end = move_along(start, in_field, kappa, b_abs, h, field_at);
+    } else {
+      auto outside = [&](Vec3f r) {
+        float unused;
+        return !env.in_world(r) || env.locate(r, unused).volume != s.loc.volume;
+      };
+      if (check > kBoundaryTolerance && outside(check_r)) {
+        while (hi - lo > kBoundaryTolerance) {
+          const float mid = 0.5f * (lo + hi);
+          if (outside(at(mid))) {
+            hi = mid;
+          } else {
+            lo = mid;
+          }
+        }
+        h = hi;
+        crossing = true;
+        end = move_along(start, in_field, kappa, b_abs, h, field_at);
+      }
     }
   }
 

@@ -55,6 +55,12 @@ struct TransportView {
     return geometry.distance_to_boundary(r, u, volume, limit);
   }
 
+  // e > 0 when r is outside `volume`: a signed distance-like function of r
+  // near its faces; false where there is none (GeometryView::boundary_excess).
+  FASTMU_HD bool boundary_excess(std::int32_t volume, Vec3f r, float& e) const {
+    return geometry.boundary_excess(volume, r, e);
+  }
+
   // The unit normal of the boundary of `volume` nearest r (false: none).
   FASTMU_HD bool boundary_normal(std::int32_t volume, Vec3f r, Vec3f& normal) const {
     return volume >= 0 && volume < geometry.num_volumes &&
