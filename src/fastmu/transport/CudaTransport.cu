@@ -84,9 +84,15 @@ struct QueueCounter {
 };
 
 constexpr int kTransportBlock = 128;
+// At least five blocks of the step loop per SM (at most 102 registers per
+// thread): with the boundary search inlined the compiler would take ~120, and
+// four blocks per SM cost the iron block 10 % (one H200); the few registers
+// it spills are those of the rare boundary search.
+constexpr int kTransportBlocksPerSm = 5;
 
-__global__ void transport_kernel(const __grid_constant__ TransportView view, DeviceMuons m,
-                                 MuonQueue queue, std::uint64_t first_id) {
+__global__ void __launch_bounds__(kTransportBlock, kTransportBlocksPerSm)
+    transport_kernel(const __grid_constant__ TransportView view, DeviceMuons m, MuonQueue queue,
+                     std::uint64_t first_id) {
   MuonTrack t;
   std::size_t i = 0;
   for (bool busy = false;;) {
@@ -110,9 +116,9 @@ __global__ void transport_kernel(const __grid_constant__ TransportView view, Dev
 }
 
 // Same as transport_kernel, for muons given as device rows (px,py,pz,x,y,z,pdg[,weight]).
-__global__ void transport_rows_kernel(const __grid_constant__ TransportView view, const float* rows,
-                                      MuonQueue queue, int ncol, DeviceColumns out,
-                                      std::uint64_t first_id) {
+__global__ void __launch_bounds__(kTransportBlock, kTransportBlocksPerSm)
+    transport_rows_kernel(const __grid_constant__ TransportView view, const float* rows,
+                          MuonQueue queue, int ncol, DeviceColumns out, std::uint64_t first_id) {
   MuonTrack t;
   std::size_t i = 0;
   std::int32_t pdg = 0;

@@ -226,6 +226,55 @@ FASTMU_HD FASTMU_FORCEINLINE RayState move_along(RayState start, bool in_field, 
   return start;
 }
 
+// +1 when r is outside volume `vol` (or the world), else -1: the location's
+// answer, for volumes without a signed excess.
+template <class Env>
+FASTMU_HD FASTMU_FORCEINLINE float boundary_side(const Env& env, std::int32_t vol, Vec3f r) {
+  float unused;
+  return !env.in_world(r) || env.locate(r, unused).volume != vol ? 1.0f : -1.0f;
+}
+
+// The path length, within kBoundaryTolerance beyond it, at which the curved
+// path from `start` leaves volume `vol`, given that it is inside at 0 and
+// outside at `check` (where g = g_hi > 0). One move per pass. `graded`
+// (boxes, planar ARB8s: g is the signed excess, nearly linear along the path
+// near a face): at the secant's estimate of the crossing, moved 0.45 of the
+// tolerance towards the end of the bracket that did not move last, so that
+// both ends close in (typically two passes); else, and after eight passes,
+// bisection on boundary_side. (Float rounding can leave a bracket a few ulp
+// wider than the tolerance: 40 passes at most.)
+template <class Env, class FieldFn>
+FASTMU_HD FASTMU_FORCEINLINE float curved_exit_length(const Env& env, std::int32_t vol,
+                                                      RayState start, bool in_field, float kappa,
+                                                      float b_abs, float check, float g_hi,
+                                                      bool graded, const FieldFn& field_at) {
+  float lo = 0.0f, hi = check;
+  float g_lo = -1.0f;
+  if (graded) {
+    env.boundary_excess(vol, start.r, g_lo);
+    g_lo = fminf(g_lo, -1e-7f);  // the start is inside (pushed past its entry)
+  }
+  bool last_inside = true;
+  for (int it = 0; hi - lo > kBoundaryTolerance && it < 40; ++it) {
+    float x = 0.5f * (lo + hi);
+    if (graded && it < 8) {
+      x = lo + (hi - lo) * (g_lo / (g_lo - g_hi)) +
+          (last_inside ? 0.45f : -0.45f) * kBoundaryTolerance;
+      x = fminf(fmaxf(x, lo), hi);
+    }
+    const Vec3f r = move_along(start, in_field, kappa, b_abs, x, field_at).r;
+    float g = 0.0f;
+    if (!(graded && env.boundary_excess(vol, r, g))) g = boundary_side(env, vol, r);
+    last_inside = !(g > 0.0f);
+    if (last_inside) {
+      lo = x, g_lo = fminf(g, -1e-7f);
+    } else {
+      hi = x, g_hi = g;
+    }
+  }
+  return hi;
+}
+
 // First half of a step: the stop checks (which may finalise the muon: returns
 // false), then material, step length, table, momentum bin and random numbers.
 // `random()` returns the step's block (step_random); it is called only for a
@@ -338,58 +387,14 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
       0.5f * fabsf(kappa) * b_abs * h * h > kBoundaryTolerance) {
     const float check = crossing ? h - 2.0f * kBoundaryPush : h;
     const Vec3f check_r = crossing ? end.r - (2.0f * kBoundaryPush) * end.u : end.r;
-    const std::int32_t vol = s.loc.volume;
-    auto at = [&](float len) { return move_along(start, in_field, kappa, b_abs, len, field_at).r; };
-    float lo = 0.0f, hi = check, g_hi = 0.0f;
-    if (env.boundary_excess(vol, check_r, g_hi)) {
-      if (check > kBoundaryTolerance && g_hi > 0.0f) {
-        float g_lo = 0.0f;
-        env.boundary_excess(vol, start.r, g_lo);
-        g_lo = fminf(g_lo, -1e-7f);  // the start is inside (pushed past its entry)
-        // (40 passes: float rounding can leave a bracket a few ulp wider
-        // than the tolerance; each pass at least halves it after the third.)
-        for (int it = 0; hi - lo > kBoundaryTolerance && it < 40; ++it) {
-          // The crossing estimated by the secant (later: the middle), then
-          // probed 0.45 of the tolerance either side of it.
-          const float e = it < 3 ? lo + (hi - lo) * (g_lo / (g_lo - g_hi)) : 0.5f * (lo + hi);
-          const float a = fmaxf(lo, e - 0.45f * kBoundaryTolerance);
-          const float b = fminf(hi, e + 0.45f * kBoundaryTolerance);
-          float ga = g_lo, gb = g_hi;
-          if (a > lo) env.boundary_excess(vol, at(a), ga);
-          if (ga > 0.0f) {
-            hi = a, g_hi = ga;
-            continue;
-          }
-          lo = a, g_lo = fminf(ga, -1e-7f);
-          if (b < hi) env.boundary_excess(vol, at(b), gb);
-          if (gb > 0.0f) {
-            hi = b, g_hi = gb;
-          } else {
-            lo = b, g_lo = fminf(gb, -1e-7f);
-          }
-        }
-        h = hi;
-        crossing = true;
-        end = move_along(start, in_field, kappa, b_abs, h, field_at);
-      }
-    } else {
-      auto outside = [&](Vec3f r) {
-        float unused;
-        return !env.in_world(r) || env.locate(r, unused).volume != s.loc.volume;
-      };
-      if (check > kBoundaryTolerance && outside(check_r)) {
-        while (hi - lo > kBoundaryTolerance) {
-          const float mid = 0.5f * (lo + hi);
-          if (outside(at(mid))) {
-            hi = mid;
-          } else {
-            lo = mid;
-          }
-        }
-        h = hi;
-        crossing = true;
-        end = move_along(start, in_field, kappa, b_abs, h, field_at);
-      }
+    float g_hi = 0.0f;
+    const bool graded = env.boundary_excess(s.loc.volume, check_r, g_hi);
+    if (!graded) g_hi = boundary_side(env, s.loc.volume, check_r);
+    if (check > kBoundaryTolerance && g_hi > 0.0f) {
+      h = curved_exit_length(env, s.loc.volume, start, in_field, kappa, b_abs, check, g_hi, graded,
+                             field_at);
+      crossing = true;
+      end = move_along(start, in_field, kappa, b_abs, h, field_at);
     }
   }
 
