@@ -192,6 +192,7 @@ struct GrazingFaceEnv {
     if (side(r) < 0) return {-1, {0, theta[0], 0}, 0};
     return {-1, {0, -theta[1], 0}, 1};
   }
+  float safety(Vec3f, std::int32_t) const { return 0; }
   float free_flight_distance(Vec3f r, Vec3f u) const {
     float d = std::numeric_limits<float>::max();
     auto consider = [&](float t) {
