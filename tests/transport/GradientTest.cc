@@ -193,6 +193,7 @@ struct GrazingFaceEnv {
     return {-1, {0, -theta[1], 0}, 1};
   }
   float safety(Vec3f, std::int32_t) const { return 0; }
+  bool boundary_excess(std::int32_t, Vec3f, float&) const { return false; }  // bisection
   float free_flight_distance(Vec3f r, Vec3f u) const {
     float d = std::numeric_limits<float>::max();
     auto consider = [&](float t) {
