@@ -378,7 +378,7 @@ void bind_transport(py::module_& m) {
       py::arg("volume_field"), py::kw_only(), py::arg("step"), py::arg("seed"), py::arg("p_kill"),
       py::arg("max_steps"), py::arg("smoothing"), py::arg("plane"), py::arg("gradient"),
       py::arg("threads"), py::arg("first_id") = 0, py::arg("per_muon") = false,
-      py::arg("boundary_softening") = 0.01, py::arg("max_tangent") = 1000.0,
+      py::arg("boundary_softening") = 0.0, py::arg("max_tangent") = 100.0,
       "The window objective and its gradient with respect to field parameters "
       "(fastmu.objective / fastmu.ship.objective).");
   m.def("_transport_params_builds", &resident_params_builds,

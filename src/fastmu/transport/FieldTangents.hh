@@ -53,7 +53,7 @@ struct FieldParameterView {
   const Vec3f* volume_dfield = nullptr;        // dB_v / dtheta [T per unit of theta]
   std::int32_t n_volumes = 0;
   // c of FieldTangents::to_boundary: 1 / (n . u) -> (n . u) / ((n . u)^2 + c^2).
-  float cosine_softening = 0.01f;
+  float cosine_softening = 0.0f;
 };
 
 // The derivative of rotate_from_z(l, u) with respect to u along du.
@@ -143,8 +143,20 @@ struct FieldTangents {
   // faces at small angles again and again (a slow muon between a core and
   // its yoke) multiplies its tangents by it each time: the exact pathwise
   // derivative, but of unbounded variance. The factor is softened to
-  // (n . u) / ((n . u)^2 + c^2), c = params.cosine_softening (0.01 by
-  // default): exact to 1 % above 10 c, at most 1 / (2 c).
+  // (n . u) / ((n . u)^2 + c^2) with c = params.cosine_softening: exact to
+  // 1 % above 10 c, at most 1 / (2 c). The default is c = 0, the exact
+  // factor: a muon of 200-400 GeV/c swept through a SHiP core crosses its
+  // side (into the return yoke, whose field is reversed) at a few mrad,
+  // where c = 0.01 (the former default) cut the boundary term by half or
+  // more and left the field gradient of the first magnets 13-34 % too large
+  // (docs/python.md "Gradients"; GradientTest GrazingCrossingOfAFieldFace).
+  // The variance of the rare chaotic paths is bounded where the objective
+  // uses the tangents (WindowObjectiveOptions::max_tangent), not here.
+  // A whole step in a field whose curved path left the volume without being
+  // cut (finish_step locates no end whose sagitta is below
+  // kBoundaryTolerance) switches field at its end, a point that jumps by a
+  // step as the parameters change: its boundary term is this one too, the
+  // face crossed being the one nearest the end.
   template <class Env>
   FASTMU_HD FASTMU_FORCEINLINE void to_boundary(const Env& env, RayState end, const Location& from,
                                                 float kappa, Vec3f b, float h) {
@@ -161,7 +173,8 @@ struct FieldTangents {
     const float un = dot(n, end.u);
     const Vec3f dudsv = kappa * cross(end.u, b);
     const float c = params.cosine_softening;
-    const float inv_un = un / (un * un + c * c);
+    const float den = un * un + c * c;
+    const float inv_un = den > 0.0f ? un / den : 0.0f;  // c = 0 and a face crossed along it
     for (std::int32_t k = 0; k < params.n_params; ++k) {
       const float ds = -dot(n, dr[k]) * inv_un;
       dr[k] += ds * end.u;

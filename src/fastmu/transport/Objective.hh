@@ -21,7 +21,7 @@ struct FieldParameters {
   std::vector<std::int32_t> volume_param;
   std::vector<Vec3f> volume_dfield;
   std::vector<Vec3f> volume_field;  // empty: the geometry's own fields
-  float cosine_softening = 0.01f;   // FieldParameterView::cosine_softening
+  float cosine_softening = 0.0f;    // FieldParameterView::cosine_softening
 };
 
 // The objective and (options.gradient) its gradient for the muons of `in`

@@ -429,7 +429,10 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
     tan.move(start, s.pm, in_field, kappa, b_abs, h, s.loc.volume, field_at);
     if (hit >= 0) {
       tan.to_plane(end.u, kappa, field_at(end.r));
-    } else if (crossing && !s.escape) {
+    } else if (!s.escape && (crossing || (in_field && !(m.safety >= h)))) {
+      // A cut step, or a whole step in a field whose curved path may have
+      // left its volume uncut (its sagitta below kBoundaryTolerance: the
+      // end is not located here, the next step finds the new volume).
       tan.to_boundary(env, end, s.loc, kappa, field_at(end.r), h);
     }
   }

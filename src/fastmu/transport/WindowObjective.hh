@@ -38,8 +38,13 @@ struct WindowObjectiveOptions {
   double smoothing = 0.05;  // m; 0: the hard count (gradient zero)
   // A muon whose crossing point moves by more than this per unit of a
   // parameter (m; a chaotic path, e.g. a slow muon scattered along faces)
-  // contributes nothing to that parameter's gradient.
-  double max_tangent = 1000.0;
+  // contributes nothing to that parameter's gradient. Well-behaved SHiP
+  // muons move by at most a few m/T (99.9 % below 10); a path that moves
+  // its crossing by 100 m per tesla moves it by metres within a step an
+  // optimiser takes, so its tangent says nothing about the objective there,
+  // while its weight in a sum is huge (one muon of 10^5 at 212 m/T carried
+  // a fifth of a SHiP magnet's gradient: docs/python.md "Gradients").
+  double max_tangent = 100.0;
   std::int32_t plane = 0;      // index of the sensitive plane
   bool gradient = true;        // carry the tangents
   int threads = 0;             // CPU threads (0: all)
