@@ -156,10 +156,13 @@ struct ObjectiveMuons {
   std::int32_t *status, *steps;
 };
 
-__global__ void objective_kernel(const __grid_constant__ TransportView view,
-                                 const __grid_constant__ FieldParameterView fp, ObjectiveMuons m,
-                                 MuonQueue queue, std::uint64_t first_id, std::int32_t plane,
-                                 double smoothing, bool gradient, double max_tangent) {
+// Four blocks per SM (at most 128 registers): the tangents would take ~136
+// and leave three.
+__global__ void __launch_bounds__(kTransportBlock, 4)
+    objective_kernel(const __grid_constant__ TransportView view,
+                     const __grid_constant__ FieldParameterView fp, ObjectiveMuons m,
+                     MuonQueue queue, std::uint64_t first_id, std::int32_t plane, double smoothing,
+                     bool gradient, double max_tangent) {
   MuonTrack t;
   FieldTangents tan;
   const std::int32_t np = gradient ? fp.n_params : 0;

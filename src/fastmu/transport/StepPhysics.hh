@@ -334,10 +334,13 @@ FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, Random
   s.table = t;
   if (t != nullptr) {
     // The ladder's entry nearest h in ln: the next shorter one while h is
-    // within sqrt(2) of it (StepLengths.hh).
-    for (const MaterialTableView* n = env.shorter_table(*t);
-         n != nullptr && s.h <= kSqrt2f * n->step; n = env.shorter_table(*n)) {
-      s.table = n;
+    // within sqrt(2) of it (StepLengths.hh). A whole step keeps its table
+    // (no read of the ladder: most steps, on a GPU a dependent load saved).
+    if (s.h < t->step) {
+      for (const MaterialTableView* n = env.shorter_table(*t);
+           n != nullptr && s.h <= kSqrt2f * n->step; n = env.shorter_table(*n)) {
+        s.table = n;
+      }
     }
     s.rn = random();
     s.bin = choose_bin(*s.table, s.pm, to_unit_open_f(s.rn.v[3]));
