@@ -161,6 +161,10 @@ struct FieldTangents {
   FASTMU_HD FASTMU_FORCEINLINE void to_boundary(const Env& env, RayState end, const Location& from,
                                                 float kappa, Vec3f b, float h) {
     if (!(h > kTinyStep) || !env.in_world(end.r)) return;
+    // Still inside the volume by its signed excess (boxes, planar ARB8s): no
+    // boundary crossed, and no location needed (most uncut whole steps).
+    float g = 0.0f;
+    if (from.volume >= 0 && env.boundary_excess(from.volume, end.r, g) && g <= 0.0f) return;
     float unused;
     const Location to = env.locate(end.r, unused);
     if (to.material == from.material && to.field.x == from.field.x && to.field.y == from.field.y &&
