@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <sys/wait.h>
@@ -20,8 +22,9 @@ struct Result {
   std::string output;
 };
 
-Result run(const std::string& args) {
-  const std::string cmd = std::string(FASTMU_BINARY) + " " + args + " 2>&1";
+// `prefix` goes before the executable (environment, mpirun).
+Result run_with(const std::string& prefix, const std::string& args) {
+  const std::string cmd = prefix + std::string(FASTMU_BINARY) + " " + args + " 2>&1";
   Result r{-1, ""};
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -31,6 +34,13 @@ Result run(const std::string& args) {
   const int st = pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+Result run(const std::string& args) { return run_with("", args); }
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
 fs::path temp_dir() {
@@ -78,4 +88,66 @@ TEST(TablesCli, BadInputGivesOneLineAndNoFile) {
   EXPECT_NE(r.output.find("absent.h5"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;
   fs::remove_all(dir);
+}
+
+// `mpirun -np 2 fastmu tables build`: each rank builds its share of the
+// momentum bins, rank 0 writes the one-process file, byte for byte (the same
+// SOURCE_DATE_EPOCH stamps the same creation time on both).
+TEST(TablesCli, TwoMpiRanksBuildTheOneProcessFile) {
+#ifndef FASTMU_MPIEXEC
+  GTEST_SKIP() << "built without MPI";
+#else
+  if (!fs::exists(FASTMU_BINARY)) GTEST_SKIP() << "fastmu not built";
+  if (!fs::exists(FASTMU_MPIEXEC)) GTEST_SKIP() << FASTMU_MPIEXEC << " not found";
+  // OpenMPI does not free all it allocates before exit: LeakSanitizer (the
+  // sanitizer build) would fail the ranks, so leak checks are off for them.
+  const std::string mpirun = "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" " +
+                             std::string(FASTMU_MPIEXEC) +
+                             " -np 2 --oversubscribe --allow-run-as-root ";
+  const auto dir = temp_dir();
+  const std::string fixed_time = "SOURCE_DATE_EPOCH=1795000000 ";
+  // 5 bins over 2 ranks (3 + 2); all cores in one process, 1 thread per rank.
+  const std::string build =
+      "tables build --material G4_Fe --step 0.02 --p-min 1 --p-max 50 --p-bins 5 --hist-bins 20 "
+      "--samples-per-bin 2000 --seed 7 --out ";
+  const auto one = dir / "one.h5", two = dir / "two.h5";
+  auto r = run_with(fixed_time, build + one.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = run_with(fixed_time + mpirun, build + two.string() + " --threads 1");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("(2 ranks x 1 threads)"), std::string::npos) << r.output;
+  EXPECT_EQ(slurp(two), slurp(one));
+  const auto t = fastmu::load_table(two, 0.02);
+  EXPECT_EQ(t.n_pbins(), 5);
+  EXPECT_EQ(t.metadata().seed, 7u);
+  for (auto s : t.data().samples_per_bin) EXPECT_EQ(s, 2000u);
+  // Adaptive binning: every rank runs the pilot, the same edges everywhere.
+  const std::string adaptive =
+      "tables build --material G4_Pb --step 0.05 --binning adaptive --p-min 1 --p-max 20 "
+      "--epsilon 0.3 --pilot-probes 20 --pilot-muons 300 --hist-bins 16 --samples-per-bin 1000 "
+      "--out ";
+  r = run_with(fixed_time, adaptive + (dir / "a1.h5").string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = run_with(fixed_time + mpirun, adaptive + (dir / "a2.h5").string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(slurp(dir / "a2.h5"), slurp(dir / "a1.h5"));
+
+  // Momentum bin 1 (rank 1's) has no samples in the file: one error line
+  // from rank 0, a non-zero exit, no output file.
+  r = run("physics sample --material G4_Fe --p 10 --step 0.02 --n 300 --out " +
+          (dir / "p10.h5").string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto bad = dir / "bad.h5";
+  r = run_with(mpirun,
+               "tables build --material G4_Fe --step 0.02 --p-min 9.95 --p-max 10.1 "
+               "--p-bins 2 --hist-bins 10 --from-samples " +
+                   (dir / "p10.h5").string() + " --out " + bad.string());
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("momentum bin 1 "), std::string::npos) << r.output;
+  const auto first = r.output.find("fastmu: error:");
+  EXPECT_NE(first, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("fastmu: error:", first + 1), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(bad));
+  fs::remove_all(dir);
+#endif
 }

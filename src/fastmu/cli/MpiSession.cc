@@ -6,6 +6,7 @@
 #include <exception>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #ifdef FASTMU_HAVE_MPI
@@ -92,6 +93,20 @@ void finalize() {
 int rank() { return g_rank; }
 int size() { return g_size; }
 bool active() { return g_size > 1; }
+
+int local_size() {
+  if (!active()) return 1;
+  const char* v = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  const int n = v ? std::atoi(v) : 0;
+  return n > 0 ? std::min(n, g_size) : 1;
+}
+
+int threads_per_rank(int requested) {
+  if (requested > 0) return requested;
+  const unsigned hw = std::thread::hardware_concurrency();
+  const int cores = hw == 0 ? 1 : static_cast<int>(hw);
+  return std::max(1, cores / local_size());
+}
 
 void collective(const std::function<void()>& work) {
   if (!active()) {

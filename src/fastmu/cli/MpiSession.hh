@@ -18,6 +18,11 @@ void finalize();
 int rank();
 int size();
 bool active();  // more than one rank
+// Ranks of this job on this host (OMPI_COMM_WORLD_LOCAL_SIZE; 1 without mpirun).
+int local_size();
+// Worker threads per rank for `requested` (0: all cores): under mpirun the
+// host's cores are shared out between its ranks instead of each rank taking all.
+int threads_per_rank(int requested);
 
 // Runs `work` on every rank (a collective step: every rank must call it).
 // If any rank throws, every rank throws fastmu::Error with the message of the

@@ -38,29 +38,46 @@ struct BuildArgs {
   TableBuildOptions options;
 };
 
+// Under mpirun every rank builds its share of the momentum bins (BinShare:
+// round robin, each bin whole), rank 0 gathers them and writes the file,
+// atomically: the one-process file, whatever the rank count.
 void run_build(const BuildArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   TableBuildOptions o = a.options;
-  o.binning = parse_momentum_binning(a.binning);
-  { io::AtomicOutput probe(a.out); }  // fail on an unwritable --out before a long build
-  const Material& material = builtin_materials().find(a.material);
-
+  o.threads = mpi::threads_per_rank(o.threads);
+  const Material* material = nullptr;
   TableMetadata meta;
-  meta.material = material.name;
-  meta.material_definition = material.definition();
-  meta.density_g_cm3 = material.density_g_cm3;
-  std::unique_ptr<TableParams> table;
-  if (!a.from_samples.empty()) {
-    FileSampleSource source(a.from_samples);
-    meta.generator = source.generator();
-    meta.source_sha256 = sha256_file(a.from_samples);
-    table = std::make_unique<TableParams>(build_table(std::move(meta), o, source, true));
-  } else {
-    EngineSampleSource source(material, o.step_m, o.charge, o.seed, o.threads);
-    meta.generator = source.generator();
-    table = std::make_unique<TableParams>(build_table(std::move(meta), o, source, true));
-  }
-  write_table_file(a.out, *table);
+  std::unique_ptr<SampleSource> source;
+  mpi::collective([&] {
+    o.binning = parse_momentum_binning(a.binning);
+    // Fail on an unwritable --out before a long build.
+    if (mpi::rank() == 0) io::AtomicOutput probe(a.out);
+    material = &builtin_materials().find(a.material);
+    meta.material = material->name;
+    meta.material_definition = material->definition();
+    meta.density_g_cm3 = material->density_g_cm3;
+    if (!a.from_samples.empty()) {
+      auto file = std::make_unique<FileSampleSource>(a.from_samples);
+      meta.generator = file->generator();
+      if (mpi::rank() == 0) meta.source_sha256 = sha256_file(a.from_samples);
+      source = std::move(file);
+    } else {
+      auto engine =
+          std::make_unique<EngineSampleSource>(*material, o.step_m, o.charge, o.seed, o.threads);
+      meta.generator = engine->generator();
+      source = std::move(engine);
+    }
+  });
+  BinShare share;
+  share.rank = mpi::rank();
+  share.size = mpi::size();
+  share.collective = [](const std::function<void()>& work) { mpi::collective(work); };
+  share.gather = [](std::vector<unsigned char>& bytes) { mpi::gather_bytes(bytes); };
+  const auto table = build_table(std::move(meta), o, *source, mpi::rank() == 0, share);
+  mpi::collective([&] {
+    if (table) write_table_file(a.out, *table);
+  });
+  if (!table) return;
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto& d = table->data();
@@ -68,10 +85,11 @@ void run_build(const BuildArgs& a) {
   for (auto s : d.samples_per_bin) samples += s;
   std::printf(
       "wrote %s: %s, step %g m, %d %s momentum bins in [%g, %g] GeV/c, %dx%d histogram "
-      "bins, %llu samples, %.1f s\n",
-      a.out.c_str(), material.name.c_str(), o.step_m, d.n_pbins(), to_string(o.binning),
+      "bins, %llu samples, %.1f s%s\n",
+      a.out.c_str(), material->name.c_str(), o.step_m, d.n_pbins(), to_string(o.binning),
       d.p_edges.front(), d.p_edges.back(), d.nx, d.ny, static_cast<unsigned long long>(samples),
-      secs);
+      secs,
+      mpi::active() ? fmt::format(" ({} ranks x {} threads)", mpi::size(), o.threads).c_str() : "");
 }
 
 void run_info(const std::string& path) {
@@ -210,7 +228,11 @@ void register_tables_commands(CLI::App& app) {
       ->check(CLI::Range(1, 4096));
   build->add_option("--from-samples", a->from_samples,
                     "Sample file (CSV, HDF5, .f32; columns p0,px,py,pz,...) instead of the engine");
-  build->add_option("--threads", o.threads, "Worker threads (0: all cores)")->capture_default_str();
+  build
+      ->add_option("--threads", o.threads,
+                   "Worker threads per process (0: all cores, shared out between the ranks "
+                   "of one host under mpirun)")
+      ->capture_default_str();
   build->add_option("--seed", o.seed, "Random seed")->capture_default_str();
   build->add_option("--charge", o.charge, "Muon charge: -1 or 1")
       ->capture_default_str()
@@ -225,13 +247,7 @@ void register_tables_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(2, 1000000));
   build->add_option("--out", a->out, "Output table file (.h5)")->required();
-  // Under mpirun one rank builds (the bins are not yet shared out): the
-  // others would only repeat the same work and race for the same cores.
-  build->callback([a] {
-    mpi::collective([&] {
-      if (mpi::rank() == 0) run_build(*a);
-    });
-  });
+  build->callback([a] { run_build(*a); });
 
   auto info_path = std::make_shared<std::string>();
   auto* info = tables->add_subcommand("info", "Summarise a table file");

@@ -2,7 +2,11 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
+
+#include <fmt/format.h>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
@@ -12,8 +16,67 @@
 
 namespace fastmu {
 
+namespace {
+
+// A bin's results as bytes (spread builds): index, axes, centre, samples,
+// moments, histogram and alias table, in that order, native layout (the
+// processes of one mpirun run one fastmu build).
+template <class T>
+void put(std::vector<unsigned char>& out, const T* v, std::size_t n = 1) {
+  const auto* p = reinterpret_cast<const unsigned char*>(v);
+  out.insert(out.end(), p, p + n * sizeof(T));
+}
+
+template <class T>
+void get(const std::vector<unsigned char>& in, std::size_t& at, T* v, std::size_t n = 1) {
+  if (in.size() - at < n * sizeof(T)) throw Error("table build: truncated bin from another rank");
+  std::memcpy(static_cast<void*>(v), in.data() + at, n * sizeof(T));
+  at += n * sizeof(T);
+}
+
+void put_bin(std::vector<unsigned char>& out, const TableData& d, int b) {
+  const std::size_t cpb = d.cells_per_bin(), i = static_cast<std::size_t>(b);
+  const std::int32_t b32 = b;
+  put(out, &b32);
+  put(out, &d.axes[i]);
+  put(out, &d.p_centres[i]);
+  put(out, &d.samples_per_bin[i]);
+  put(out, &d.mean_loss[i]);
+  put(out, &d.std_loss[i]);
+  put(out, &d.mean_kick[i]);
+  put(out, d.counts.data() + i * cpb, cpb);
+  put(out, d.cells.data() + i * cpb, cpb);
+}
+
+int get_bin(const std::vector<unsigned char>& in, std::size_t& at, TableData& d) {
+  std::int32_t b = -1;
+  get(in, at, &b);
+  if (b < 0 || b >= d.n_pbins()) throw Error("table build: bad bin index from another rank");
+  const std::size_t cpb = d.cells_per_bin(), i = static_cast<std::size_t>(b);
+  get(in, at, &d.axes[i]);
+  get(in, at, &d.p_centres[i]);
+  get(in, at, &d.samples_per_bin[i]);
+  get(in, at, &d.mean_loss[i]);
+  get(in, at, &d.std_loss[i]);
+  get(in, at, &d.mean_kick[i]);
+  get(in, at, d.counts.data() + i * cpb, cpb);
+  get(in, at, d.cells.data() + i * cpb, cpb);
+  return b;
+}
+
+}  // namespace
+
 std::string utc_now_iso() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  if (const char* e = std::getenv("SOURCE_DATE_EPOCH"); e && *e) {
+    char* end = nullptr;
+    const long long v = std::strtoll(e, &end, 10);
+    if (*end != '\0' || v < 0) {
+      throw Error(std::string("environment variable SOURCE_DATE_EPOCH='") + e +
+                  "' is not a number of seconds since 1970");
+    }
+    t = static_cast<std::time_t>(v);
+  }
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[32];
@@ -41,65 +104,112 @@ std::vector<double> make_momentum_edges(const TableBuildOptions& o, SampleSource
 
 TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSource& source,
                         bool show_progress) {
+  return *build_table(std::move(meta), o, source, show_progress, BinShare{});
+}
+
+std::optional<TableParams> build_table(TableMetadata meta, const TableBuildOptions& o,
+                                       SampleSource& source, bool show_progress,
+                                       const BinShare& share) {
   if (!(o.step_m > 0) || !std::isfinite(o.step_m)) {
     throw Error("--step must be a positive length in metres");
   }
   if (o.hist_bins < 1 || o.hist_bins > 4096) throw Error("--hist-bins must be in [1, 4096]");
   if (o.samples_per_bin < 1) throw Error("--samples-per-bin must be at least 1");
   if (o.charge != -1 && o.charge != 1) throw Error("--charge must be -1 or 1");
+  const bool spread = share.size > 1;
+  if (spread &&
+      (share.rank < 0 || share.rank >= share.size || !share.collective || !share.gather)) {
+    throw Error("table build: invalid share of the momentum bins");
+  }
+  const auto collective = [&](const std::function<void()>& work) {
+    if (spread) {
+      share.collective(work);
+    } else {
+      work();
+    }
+  };
 
   TableData d;
   d.nx = d.ny = o.hist_bins;
-  if (o.binning == MomentumBinning::adaptive) {
-    ProgressBar pilot("pilot   " + meta.material,
-                      static_cast<std::size_t>(o.pilot_probes) * o.pilot_muons,
-                      show_progress && isatty(2));
-    d.p_edges = make_momentum_edges(o, source, &pilot);
-  } else {
-    d.p_edges = make_momentum_edges(o, source, nullptr);
-  }
-  const int n = static_cast<int>(d.p_edges.size()) - 1;
-  const std::size_t total = source.prepare(d.p_edges, o.samples_per_bin);
-  ProgressBar bar("tables  " + meta.material, total, show_progress && isatty(2));
-  ProgressBar* progress = &bar;
   const std::size_t cpb = d.cells_per_bin();
-  d.p_centres.resize(n);
-  d.axes.resize(n);
-  d.counts.resize(n * cpb);
-  d.cells.resize(n * cpb);
-  d.samples_per_bin.resize(n);
-  d.mean_loss.resize(n);
-  d.std_loss.resize(n);
-  d.mean_kick.resize(n);
-
-  // One momentum bin at a time (or a few, one per thread, for sources that
-  // are not parallel themselves): memory stays at one bin's samples each.
-  auto do_bin = [&](int b) {
-    BinHistogrammer hist(d.nx, d.ny, o.tail_fraction);
-    source.fill_bin(b, d.p_edges[b], d.p_edges[b + 1], o.samples_per_bin, hist, progress);
-    if (hist.size() == 0) {
-      throw Error("momentum bin " + std::to_string(b) + " [" + std::to_string(d.p_edges[b]) + ", " +
-                  std::to_string(d.p_edges[b + 1]) + ") GeV/c has no samples");
+  std::vector<unsigned char> mine;  // this process's bins, serialised (spread builds)
+  collective([&] {
+    // Every process runs the pilot of adaptive binning (under 1 % of a build,
+    // and the same edges everywhere: its samples are keyed like the bins').
+    if (o.binning == MomentumBinning::adaptive) {
+      ProgressBar pilot("pilot   " + meta.material,
+                        static_cast<std::size_t>(o.pilot_probes) * o.pilot_muons,
+                        show_progress && isatty(2));
+      d.p_edges = make_momentum_edges(o, source, &pilot);
+    } else {
+      d.p_edges = make_momentum_edges(o, source, nullptr);
     }
-    const BinHistogram h = hist.finish();
-    d.axes[b] = h.axes;
-    d.p_centres[b] = std::min(std::max(h.centre, d.p_edges[b]), d.p_edges[b + 1]);
-    d.samples_per_bin[b] = h.samples;
-    d.mean_loss[b] = h.mean_loss;
-    d.std_loss[b] = h.std_loss;
-    d.mean_kick[b] = h.mean_kick;
-    std::copy(h.counts.begin(), h.counts.end(), d.counts.begin() + b * cpb);
-    std::vector<double> w(h.counts.begin(), h.counts.end());
-    build_alias_table(w, std::span<AliasCell>(d.cells.data() + b * cpb, cpb));
-  };
-  if (source.parallel_bins()) {
-    parallel_for_chunks(n, o.threads, 1, [&](std::size_t lo, std::size_t hi) {
-      for (std::size_t b = lo; b < hi; ++b) do_bin(static_cast<int>(b));
-    });
-  } else {
-    for (int b = 0; b < n; ++b) do_bin(b);
+    const int n = static_cast<int>(d.p_edges.size()) - 1;
+    std::vector<int> bins;
+    for (int b = spread ? share.rank : 0; b < n; b += spread ? share.size : 1) bins.push_back(b);
+    std::size_t total = source.prepare(d.p_edges, o.samples_per_bin);
+    // Under MPI the bar shows this process's share (process 0's, the only one
+    // drawn): the shares are near equal, so its rate x size and ETA are the run's.
+    if (spread) total = n ? total / n * bins.size() : 0;
+    ProgressBar bar(
+        spread ? fmt::format("tables  {} (rank {} of {})", meta.material, share.rank, share.size)
+               : "tables  " + meta.material,
+        total, show_progress && isatty(2));
+    ProgressBar* progress = &bar;
+    d.p_centres.resize(n);
+    d.axes.resize(n);
+    d.counts.resize(n * cpb);
+    d.cells.resize(n * cpb);
+    d.samples_per_bin.resize(n);
+    d.mean_loss.resize(n);
+    d.std_loss.resize(n);
+    d.mean_kick.resize(n);
+
+    // One momentum bin at a time (or a few, one per thread, for sources that
+    // are not parallel themselves): memory stays at one bin's samples each.
+    auto do_bin = [&](int b) {
+      BinHistogrammer hist(d.nx, d.ny, o.tail_fraction);
+      source.fill_bin(b, d.p_edges[b], d.p_edges[b + 1], o.samples_per_bin, hist, progress);
+      if (hist.size() == 0) {
+        throw Error("momentum bin " + std::to_string(b) + " [" + std::to_string(d.p_edges[b]) +
+                    ", " + std::to_string(d.p_edges[b + 1]) + ") GeV/c has no samples");
+      }
+      const BinHistogram h = hist.finish();
+      d.axes[b] = h.axes;
+      d.p_centres[b] = std::min(std::max(h.centre, d.p_edges[b]), d.p_edges[b + 1]);
+      d.samples_per_bin[b] = h.samples;
+      d.mean_loss[b] = h.mean_loss;
+      d.std_loss[b] = h.std_loss;
+      d.mean_kick[b] = h.mean_kick;
+      std::copy(h.counts.begin(), h.counts.end(), d.counts.begin() + b * cpb);
+      std::vector<double> w(h.counts.begin(), h.counts.end());
+      build_alias_table(w, std::span<AliasCell>(d.cells.data() + b * cpb, cpb));
+    };
+    if (source.parallel_bins()) {
+      parallel_for_chunks(bins.size(), o.threads, 1, [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i < hi; ++i) do_bin(bins[i]);
+      });
+    } else {
+      for (int b : bins) do_bin(b);
+    }
+    bar.finish();
+    if (spread) {
+      for (int b : bins) put_bin(mine, d, b);
+    }
+  });
+  if (spread) {
+    share.gather(mine);
+    if (share.rank != 0) return std::nullopt;
+    // Every bin once (process 0's own bins come back unchanged).
+    std::vector<char> seen(d.p_centres.size(), 0);
+    for (std::size_t at = 0; at < mine.size();) {
+      const int b = get_bin(mine, at, d);
+      seen[static_cast<std::size_t>(b)] = 1;
+    }
+    for (char s : seen) {
+      if (!s) throw Error("table build: a momentum bin is missing from the gathered shares");
+    }
   }
-  bar.finish();
 
   meta.step_m = o.step_m;
   meta.binning = o.binning;

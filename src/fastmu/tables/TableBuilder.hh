@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,11 +66,35 @@ class SampleSource {
 TableParams build_table(TableMetadata meta, const TableBuildOptions& options, SampleSource& source,
                         bool progress = false);
 
+// One build spread over processes (the MPI ranks of `fastmu tables build`;
+// the library itself never calls MPI). Process `rank` of `size` builds the
+// momentum bins b with b % size == rank (round robin: neighbouring bins cost
+// about the same), then `gather` brings every bin's histogram, alias table and
+// moments to process 0. A bin is built whole by one process exactly as a
+// single process builds it, and the engine keys each sample's random stream
+// by (seed, bin, sample index) alone (EngineSampleSource), so process 0's
+// table equals the one-process table bit for bit, whatever `size`.
+struct BinShare {
+  int rank = 0, size = 1;
+  // Runs its argument on every process; if one throws, throws on all (so that
+  // no process waits in `gather` for one that failed).
+  std::function<void(const std::function<void()>&)> collective;
+  // Collective: concatenates every process's bytes on process 0, in rank order.
+  std::function<void(std::vector<unsigned char>&)> gather;
+};
+
+// build_table on process share.rank of share.size: the table on process 0,
+// nothing on the others.
+std::optional<TableParams> build_table(TableMetadata meta, const TableBuildOptions& options,
+                                       SampleSource& source, bool progress, const BinShare& share);
+
 // The momentum edges for `options` (adaptive binning runs the pilot on `source`).
 std::vector<double> make_momentum_edges(const TableBuildOptions& options, SampleSource& source,
                                         ProgressBar* progress = nullptr);
 
-// Current time as ISO 8601 UTC, e.g. "2026-11-22T03:00:00Z".
+// Current time as ISO 8601 UTC, e.g. "2026-11-22T03:00:00Z"; with
+// SOURCE_DATE_EPOCH set (reproducible-builds.org), that time instead, so that
+// two builds of the same table can be compared byte for byte.
 std::string utc_now_iso();
 
 }  // namespace fastmu

@@ -57,6 +57,8 @@ struct Writer {
                const void* data, bool compress = false) {
     Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
     Handle plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+    // No object times: equal tables (and equal SOURCE_DATE_EPOCH), equal bytes.
+    check(H5Pset_obj_track_times(plist.get(), false), name);
     if (compress && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
       // One chunk per momentum bin: h5py and the reader get a bin at a time.
       std::vector<hsize_t> chunk(dims);
