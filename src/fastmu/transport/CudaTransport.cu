@@ -839,16 +839,10 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
 WindowObjectiveResult window_objective(const TransportView& view, const FieldParameterView& fp,
                                        const MuonBatch& in, const WindowObjectiveOptions& options) {
   const std::size_t n = in.size();
-  WindowObjectiveResult r;
-  r.n_params = options.gradient ? fp.n_params : 0;
+  WindowObjectiveResult r = detail::objective_result(n, options.gradient ? fp.n_params : 0);
   const std::size_t np = static_cast<std::size_t>(r.n_params);
-  r.muon_value.assign(n, 0.0);
-  r.muon_grad.assign(n * np, 0.0);
-  r.status.assign(n, 0);
-  r.gradient.assign(np, 0.0);
   if (n == 0) return r;
   std::vector<double> hard(n, 0.0);
-  r.muon_steps.assign(n, 0);
   std::vector<std::int32_t>& steps = r.muon_steps;
   DeviceArena arena;
   ObjectiveMuons m;
@@ -881,12 +875,7 @@ WindowObjectiveResult window_objective(const TransportView& view, const FieldPar
       cudaMemcpy(r.status.data(), m.status, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
   FASTMU_CUDA_CHECK(
       cudaMemcpy(steps.data(), m.steps, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
-  for (std::size_t i = 0; i < n; ++i) {
-    r.value += r.muon_value[i];
-    r.hard += hard[i];
-    r.steps += static_cast<std::uint64_t>(steps[i]);
-    for (std::size_t k = 0; k < np; ++k) r.gradient[k] += r.muon_grad[i * np + k];
-  }
+  detail::sum_objective(r, hard);
   return r;
 }
 

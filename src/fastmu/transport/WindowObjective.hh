@@ -99,6 +99,32 @@ FASTMU_HD FASTMU_FORCEINLINE double window_contribution(const MuonTrack& m, cons
   return weight * sig;
 }
 
+// A result for n muons and n_params parameters: per-muon arrays and the
+// gradient zeroed (both backends fill the per-muon parts, then sum_objective).
+inline WindowObjectiveResult objective_result(std::size_t n, std::int32_t n_params) {
+  WindowObjectiveResult r;
+  r.n_params = n_params;
+  const std::size_t np = static_cast<std::size_t>(n_params);
+  r.muon_value.assign(n, 0.0);
+  r.muon_grad.assign(n * np, 0.0);
+  r.status.assign(n, 0);
+  r.muon_steps.assign(n, 0);
+  r.gradient.assign(np, 0.0);
+  return r;
+}
+
+// The totals from the per-muon parts, in muon order (the same sums on the
+// CPU and the GPU): value, hard count (`hard`, per muon), steps, gradient.
+inline void sum_objective(WindowObjectiveResult& r, const std::vector<double>& hard) {
+  const std::size_t np = static_cast<std::size_t>(r.n_params);
+  for (std::size_t i = 0; i < r.muon_value.size(); ++i) {
+    r.value += r.muon_value[i];
+    r.hard += hard[i];
+    r.steps += static_cast<std::uint64_t>(r.muon_steps[i]);
+    for (std::size_t k = 0; k < np; ++k) r.gradient[k] += r.muon_grad[i * np + k];
+  }
+}
+
 }  // namespace detail
 
 // The objective over the muons of `in` in the environment `env` (a
@@ -109,14 +135,9 @@ WindowObjectiveResult window_objective_cpu(const Env& env, const FieldParameterV
                                            const MuonBatch& in,
                                            const WindowObjectiveOptions& options) {
   const std::size_t n = in.size();
-  WindowObjectiveResult r;
-  r.n_params = options.gradient ? fp.n_params : 0;
+  WindowObjectiveResult r = detail::objective_result(n, options.gradient ? fp.n_params : 0);
   const std::size_t np = static_cast<std::size_t>(r.n_params);
-  r.muon_value.assign(n, 0.0);
-  r.muon_grad.assign(n * np, 0.0);
-  r.status.assign(n, 0);
   std::vector<double> hard(n, 0.0);
-  r.muon_steps.assign(n, 0);
   const SensitivePlane window = env.planes[options.plane];
   parallel_for_chunks(n, options.threads, 256, [&](std::size_t begin, std::size_t end) {
     FieldTangents tan;
@@ -141,13 +162,7 @@ WindowObjectiveResult window_objective_cpu(const Env& env, const FieldParameterV
       r.muon_steps[i] = m.steps;
     }
   });
-  r.gradient.assign(np, 0.0);
-  for (std::size_t i = 0; i < n; ++i) {
-    r.value += r.muon_value[i];
-    r.hard += hard[i];
-    r.steps += static_cast<std::uint64_t>(r.muon_steps[i]);
-    for (std::size_t k = 0; k < np; ++k) r.gradient[k] += r.muon_grad[i * np + k];
-  }
+  detail::sum_objective(r, hard);
   return r;
 }
 
