@@ -47,6 +47,8 @@ ref="$root/../shared/reference/geant4/slab_G4_Fe_10m_50GeV_mu-.f32"
 [ -f "$ref" ] && cp "$ref" "$stage/reference/"
 cp "$root/tools/device/gpu_bench.sh" "$root/tools/device/cpu_bench.sh" "$root/tools/device/pipeline_bench.sh" \
   "$root/tools/device/stepping_bench.sh" "$root/tools/device/process_bench.sh" \
-  "$root/tools/device/session_bench.sh" \
+  "$root/tools/device/session_bench.sh" "$root/tools/device/long_steps_check.sh" \
+  "$root/tools/device/slab_compare.py" "$root/tools/device/window_quantiles.py" \
+  "$root/tools/device/ship_reference_check.sh" \
   "$root/tools/sheet_matrix.py" "$stage/"
 du -sh "$stage"

@@ -48,6 +48,7 @@ struct RunArgs {
   std::string backend = "auto";
   std::string engine = "fast";
   double step = 0.02;
+  int long_steps = kDefaultLongSteps;
   std::uint64_t seed = 1;
   bool all = false;
   std::int64_t max_steps = 100000;
@@ -71,6 +72,7 @@ StepOptions step_options(const RunArgs& a) {
   }
   StepOptions o;
   o.step = static_cast<float>(a.step);
+  o.long_steps = a.long_steps;
   o.p_kill = static_cast<float>(a.p_kill);
   o.max_steps = static_cast<std::int32_t>(a.max_steps);
   o.seed = a.seed;
@@ -483,6 +485,12 @@ void register_run_command(CLI::App& app) {
   run->add_option("--step", a->step,
                   "reference step [m]: each material's step has the mass thickness of this "
                   "length of iron, clamped to [1 mm, 1 m] (README, Stepping)")
+      ->capture_default_str();
+  run->add_option("--long-steps", a->long_steps,
+                  "doublings of a fast muon's step: from 2^k x 2.5 GeV/c a muon takes steps of "
+                  "2^k times its material's step, k <= this, from tables built for them "
+                  "(0: every step the material's; README, Stepping)")
+      ->check(CLI::Range(0, 8))
       ->capture_default_str();
   run->add_option("--material-step", a->material_steps,
                   "NAME=LENGTH: the step of one material [m] (repeatable; overrides the "

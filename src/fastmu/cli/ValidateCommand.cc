@@ -40,6 +40,7 @@ struct ValidateArgs {
   std::uint64_t seed = 1;
   int threads = 0;
   double step = 0.02;
+  int long_steps = kDefaultLongSteps;
   double p_kill = 0.18;
   std::int64_t max_steps = 100000;
   std::string backend = "auto";
@@ -150,6 +151,7 @@ void run_validate(const ValidateArgs& a) {
 
   StepOptions opt;
   opt.step = static_cast<float>(a.step);
+  opt.long_steps = a.long_steps;
   opt.p_kill = static_cast<float>(a.p_kill);
   opt.max_steps = static_cast<std::int32_t>(a.max_steps);
   opt.seed = a.seed;
@@ -223,6 +225,10 @@ void register_validate_command(CLI::App& app) {
   v->add_option("--seed", a->seed, "random seed")->capture_default_str();
   v->add_option("--threads", a->threads, "CPU threads (0: all)")->capture_default_str();
   v->add_option("--step", a->step, "fast transport: table step [m]")->capture_default_str();
+  v->add_option("--long-steps", a->long_steps,
+                "fast transport: doublings of a fast muon's step (as `fastmu run`)")
+      ->check(CLI::Range(0, 8))
+      ->capture_default_str();
   v->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
   v->add_option("--max-steps", a->max_steps,
                 "step limit per muon (detailed engine: volume segments)")

@@ -1,6 +1,7 @@
 #include "fastmu/tables/TableCache.hh"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -82,10 +83,26 @@ TableCache::TableCache(std::filesystem::path dir) : dir_(std::move(dir)) {
 
 std::shared_ptr<const TableParams> TableCache::get(const Material& material, double step_m,
                                                    bool progress) {
+  return get(material, step_m, 0.0, progress);
+}
+
+std::shared_ptr<const TableParams> TableCache::get(const Material& material, double step_m,
+                                                   double p_from, bool progress) {
   if (!(step_m > 0) || !std::isfinite(step_m)) throw Error("table cache: step must be positive");
   std::lock_guard<std::mutex> lock(mutex_);
   TableBuildOptions o = options_;
   o.step_m = step_m;
+  if (p_from > o.p_min) {
+    if (!(p_from < o.p_max)) throw Error("table cache: p_from must be below the tables' p_max");
+    if (o.binning != MomentumBinning::adaptive) {
+      const double full =
+          o.binning == MomentumBinning::log ? std::log(o.p_max / o.p_min) : o.p_max - o.p_min;
+      const double part =
+          o.binning == MomentumBinning::log ? std::log(o.p_max / p_from) : o.p_max - p_from;
+      o.p_bins = std::max(1, static_cast<int>(std::ceil(o.p_bins * part / full - 1e-9)));
+    }
+    o.p_min = p_from;
+  }
   const std::string k = key(material, o);
   if (auto it = loaded_.find(k); it != loaded_.end()) return it->second;
 

@@ -47,6 +47,11 @@ class TableCache {
   // folder, and returned. Thread-safe.
   std::shared_ptr<const TableParams> get(const Material& material, double step_m,
                                          bool progress = true);
+  // The same for momenta from `p_from` only (the long steps of fast muons,
+  // StepLengths.hh): the binning starts at p_from, with the log and uniform
+  // binnings' bins as dense as over the whole range.
+  std::shared_ptr<const TableParams> get(const Material& material, double step_m, double p_from,
+                                         bool progress);
 
   // Options the cache builds with (defaults: 95 log bins in [0.18, 400] GeV/c,
   // 100 x 100 histogram bins, default_samples_per_bin()).

@@ -153,15 +153,17 @@ FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* co
     const SampledLoss loss =
         cell_value(a, ix[l], iy[l], unit_from_16(r_jitter >> 16), unit_from_16(r_jitter & 0xffffu));
     const Vec3f p_new = kicked_momentum(loss, pm[l], end.u, rn.w[2][l]);
+    const Vec3f shift = mid_step_kick_shift(h, end.u, p_new);  // as finish_step
+    const float moved = h + sqrtf(dot(shift, shift));
     const bool keep = common[l] != 0;
-    s.x[l] = keep ? end.r.x : s.x[l];
-    s.y[l] = keep ? end.r.y : s.y[l];
-    s.z[l] = keep ? end.r.z : s.z[l];
+    s.x[l] = keep ? end.r.x + shift.x : s.x[l];
+    s.y[l] = keep ? end.r.y + shift.y : s.y[l];
+    s.z[l] = keep ? end.r.z + shift.z : s.z[l];
     s.px[l] = keep ? p_new.x : s.px[l];
     s.py[l] = keep ? p_new.y : s.py[l];
     s.pz[l] = keep ? p_new.z : s.pz[l];
-    s.safety[l] = keep ? s.safety[l] - h : s.safety[l];
-    s.plane_gap[l] = keep ? s.plane_gap[l] - h : s.plane_gap[l];
+    s.safety[l] = keep ? s.safety[l] - moved : s.safety[l];
+    s.plane_gap[l] = keep ? s.plane_gap[l] - moved : s.plane_gap[l];
     s.steps[l] = keep ? s.steps[l] + 1 : s.steps[l];
     s.tiny_steps[l] = keep ? 0 : s.tiny_steps[l];  // a whole step ends no crossing
   }
@@ -217,6 +219,7 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
     // B: location (while outside the last safety), momentum bin; the alias
     // cell is prefetched. Other live lanes take their whole step here.
     std::int32_t bin[kLanes];
+    const MaterialTableView* step_table[kLanes];  // of the muon's momentum (long steps)
     alignas(32) float hl[kLanes];
     bool any_done = false;
     for (int l = 0; l < kLanes; ++l) {
@@ -230,7 +233,9 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
           s.in_field[l] = !is_zero(loc.field);
           s.table[l] = env.table(loc.material);
         }
-        const MaterialTableView* m = s.table[l];
+        const MaterialTableView* m =
+            s.table[l] != nullptr ? env.step_table(s.table[l], pm[l]) : nullptr;
+        step_table[l] = m;
         // A whole table step, no boundary nor plane in reach, one RK4 step:
         // the boundary is out of reach within the safety, or else (as
         // plan_step decides) when the straight distance to it is at least the
@@ -244,9 +249,15 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
         if (whole && !(s.safety[l] >= m->step)) {
           const float h = m->step;
           const float kappa = s.in_field[l] ? curvature_per_tesla(s.charge[l], pm[l]) : 0.0f;
+          const Vec3f r{s.x[l], s.y[l], s.z[l]};
           const Vec3f u = (1.0f / pm[l]) * Vec3f{s.px[l], s.py[l], s.pz[l]};
-          whole = !(0.5f * fabsf(kappa) * sqrtf(b2) * h * h > kBoundaryTolerance) &&
-                  !(env.distance_to_boundary(Vec3f{s.x[l], s.y[l], s.z[l]}, u, s.volume[l], h) < h);
+          // As plan_step: the path stays inside (path_stays_inside), or else
+          // the straight distance to the boundary is at least the step and
+          // a curved path needs no end check (finish_step).
+          const float bend = 0.5f * fabsf(kappa) * sqrtf(b2) * h * h;
+          whole = path_stays_inside(env, s.volume[l], r, u, h, bend, s.safety[l]) ||
+                  (!(bend > kBoundaryTolerance) &&
+                   !(env.distance_to_boundary(r, u, s.volume[l], h) < h));
         }
         if (whole) {
           hl[l] = m->step;
@@ -279,7 +290,7 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
         axes.x_lo[l] = axes.x_width[l] = axes.y_lo[l] = axes.y_width[l] = 0.0f;
         continue;
       }
-      const MaterialTableView& m = *s.table[l];
+      const MaterialTableView& m = *step_table[l];
       split_cell(m, sample_cell(m.t, bin[l], rn.w[0][l]), ix[l], iy[l]);
       const HistAxes& a = m.t.axes[bin[l]];
       axes.x_lo[l] = a.x_lo, axes.x_width[l] = a.x_width;

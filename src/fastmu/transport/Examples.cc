@@ -75,7 +75,7 @@ TransportParams make_transport_params(std::shared_ptr<const GeometryParams> geo,
   MaterialSteps steps = geo->material_steps();
   for (const auto& [name, d] : overrides) steps[materials.find(name).name] = d;
   TableSet all = tables;
-  TableLadders ladders;
+  TableLadders shorter, longer;
   for (const auto& name : geo->material_names()) {
     if (is_vacuum_material(name)) continue;
     const Material& material = materials.find(name);
@@ -84,11 +84,18 @@ TransportParams make_transport_params(std::shared_ptr<const GeometryParams> geo,
       all[name] = cache->get(material, material_step(material, options.step, steps));
     }
     if (!cache) continue;
-    for (const double d : ladder_steps(all[name]->metadata().step_m, material.density_g_cm3)) {
-      ladders[name].push_back(cache->get(material, d));
+    const double d = all[name]->metadata().step_m;
+    for (const double s : ladder_steps(d, material.density_g_cm3)) {
+      shorter[name].push_back(cache->get(material, s));
+    }
+    // A step set for this material (geometry or command line) is kept at
+    // every momentum; table files given by the caller come without ladders.
+    if (steps.count(name) || tables.count(name)) continue;
+    for (const LongStep& s : long_steps(d, options.long_steps, cache->build_options().p_max)) {
+      longer[name].push_back(cache->get(material, s.step, s.p_from, true));
     }
   }
-  return TransportParams(std::move(geo), all, options, ladders);
+  return TransportParams(std::move(geo), all, options, shorter, longer);
 }
 
 }  // namespace fastmu

@@ -201,7 +201,8 @@ struct FieldTangents {
 
   // The table interaction (apply_table_interaction's sample, held fixed).
   FASTMU_HD FASTMU_FORCEINLINE void interact(const MaterialTableView& m, std::int32_t bin, float pm,
-                                             Vec3f u, float h, float h_over_d, Philox4 rn) {
+                                             Vec3f u, float h, float h_over_d, Philox4 rn,
+                                             bool mid_kick) {
     SampledLoss s = table_cell_value(m, bin, sample_cell(m.t, bin, rn.v[0]), rn.v[1]);
     if (h_over_d != 1.0f) {
       s.loss_frac *= h_over_d;
@@ -219,8 +220,14 @@ struct FieldTangents {
     const float inv_h = 1.0f / h;
     const Vec3f dlocal_dh{0.5f * local.x * inv_h, 0.5f * local.y * inv_h, -s.loss_frac * inv_h};
     const Vec3f ddir_dh = rotate_from_z(dlocal_dh, u);
+    // The kick at the step's middle (mid_step_kick_shift, a whole step: h
+    // fixed): r += 0.5 h (dir / |local| - u).
+    const float half_h = mid_kick ? 0.5f * h : 0.0f;
+    const float half_h_norm = half_h / sqrtf(dot(local, local));
     for (std::int32_t k = 0; k < params.n_params; ++k) {
-      dp[k] = dpm[k] * dir + pm * (rotate_from_z_tangent(local, u, du[k]) + dh[k] * ddir_dh);
+      const Vec3f ddir = rotate_from_z_tangent(local, u, du[k]);
+      dp[k] = dpm[k] * dir + pm * (ddir + dh[k] * ddir_dh);
+      dr[k] += half_h_norm * ddir - half_h * du[k];
     }
   }
 

@@ -26,6 +26,8 @@ struct MaterialTableView {
   float step = 0, inv_step = 0;       // the table's step length d [m] and 1 / d
   std::int32_t shorter = -1;          // the ladder's next shorter table (TransportView
                                       // index), -1: none (StepLengths.hh)
+  std::int32_t longer = -1;           // the next long step's table, -1: none
+  float longer_from = 3e38f;          // the momentum from which it is taken [GeV/c]
 };
 
 // Cell index -> (ix, iy) = (cell / (ny + 1), cell % (ny + 1)) without a

@@ -42,6 +42,20 @@ std::vector<double> ladder_steps(double d, double density_g_cm3) {
   return out;
 }
 
+std::vector<LongStep> long_steps(double d, int long_steps, double p_max) {
+  if (long_steps < 0) {
+    throw Error(fmt::format("--long-steps: {} is not a non-negative number", long_steps));
+  }
+  std::vector<LongStep> out;
+  double s = d, p = kLongStepMomentum;
+  for (int k = 1; k <= long_steps; ++k) {
+    s *= 2.0, p *= 2.0;
+    if (s > kMaxMaterialStep * (1 + 1e-9) || !(p < p_max)) break;
+    out.push_back({round_um(s), p});
+  }
+  return out;
+}
+
 std::pair<std::string, double> parse_material_step(const std::string& text,
                                                    const std::string& what) {
   const auto eq = text.find('=');

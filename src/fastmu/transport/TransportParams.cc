@@ -15,7 +15,7 @@ bool is_vacuum_material(const std::string& name) {
 
 TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
                                  const TableSet& tables, const StepOptions& options,
-                                 const TableLadders& shorter)
+                                 const TableLadders& shorter, const TableLadders& longer)
     : geometry_(std::move(geometry)), options_(options) {
   const std::string& src = geometry_->source();
   if (!(options.step > 0) || !std::isfinite(options.step)) {
@@ -32,6 +32,8 @@ TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
   table_logs_.resize(names.size());
   shorter_.resize(names.size());
   shorter_logs_.resize(names.size());
+  longer_.resize(names.size());
+  longer_logs_.resize(names.size());
   for (std::size_t m = 0; m < names.size(); ++m) {
     if (is_vacuum_material(names[m])) continue;
     const auto it = tables.find(names[m]);
@@ -59,6 +61,29 @@ TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
         above = d;
         shorter_[m].push_back(t);
         shorter_logs_[m].push_back(std::make_shared<const MaterialTableLogs>(t->host_view()));
+      }
+    }
+    if (const auto lt = longer.find(names[m]); lt != longer.end()) {
+      auto ladder = lt->second;
+      std::sort(ladder.begin(), ladder.end(), [](const auto& a, const auto& b) {
+        return a && b && a->metadata().step_m < b->metadata().step_m;
+      });
+      double below = step, p_below = it->second->host_view().p_min;
+      for (const auto& t : ladder) {
+        if (!t || t->metadata().material != names[m]) {
+          throw Error(
+              fmt::format("long-step tables of '{}': a table of another material", names[m]));
+        }
+        const double d = t->metadata().step_m, p = t->host_view().p_min;
+        if (!(d > below * (1 + 1e-6)) || !(p > p_below)) {
+          throw Error(fmt::format(
+              "long-step tables of '{}': step {} m from {} GeV/c does not follow step {} m from "
+              "{} GeV/c",
+              names[m], d, p, below, p_below));
+        }
+        below = d, p_below = p;
+        longer_[m].push_back(t);
+        longer_logs_[m].push_back(std::make_shared<const MaterialTableLogs>(t->host_view()));
       }
     }
   }

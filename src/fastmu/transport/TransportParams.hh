@@ -17,7 +17,8 @@
 namespace fastmu {
 
 using TableSet = std::map<std::string, std::shared_ptr<const TableParams>>;  // by material name
-// The ladders' shorter tables (StepLengths.hh), by material name, any order.
+// The ladders' shorter or long-step tables (StepLengths.hh), by material
+// name, any order.
 using TableLadders = std::map<std::string, std::vector<std::shared_ptr<const TableParams>>>;
 
 // Materials that need no tables (no interactions).
@@ -26,11 +27,14 @@ bool is_vacuum_material(const std::string& name);
 class TransportParams {
  public:
   // Checks that every non-vacuum material of the geometry has a table (its
-  // step is the material's step d) and that its shorter tables are for
-  // distinct steps below d; throws fastmu::Error naming the material
-  // otherwise. The field map (if the geometry names one) is loaded here.
+  // step is the material's step d), that its shorter tables are for
+  // distinct steps below d and its long-step tables for distinct steps above
+  // d from increasing momenta above d's table's lowest; throws fastmu::Error
+  // naming the material otherwise. The field map (if the geometry names one)
+  // is loaded here.
   TransportParams(std::shared_ptr<const GeometryParams> geometry, const TableSet& tables,
-                  const StepOptions& options, const TableLadders& shorter = {});
+                  const StepOptions& options, const TableLadders& shorter = {},
+                  const TableLadders& longer = {});
 
   const GeometryParams& geometry() const { return *geometry_; }
   const std::shared_ptr<const GeometryParams>& geometry_ptr() const { return geometry_; }
@@ -41,6 +45,10 @@ class TransportParams {
   // The shorter tables of material id m, by descending step.
   const std::vector<std::shared_ptr<const TableParams>>& shorter_tables(std::size_t m) const {
     return shorter_[m];
+  }
+  // The long-step tables of material id m, by ascending step.
+  const std::vector<std::shared_ptr<const TableParams>>& longer_tables(std::size_t m) const {
+    return longer_[m];
   }
 
   // A view whose arrays are copy(host_pointer, count). The per-material table
@@ -55,7 +63,8 @@ class TransportParams {
       v.field_hi = field_hi_;
     }
     // Material ids first, then each ladder's shorter entries, chained by
-    // `shorter` from the longest to the shortest.
+    // `shorter` from the longest to the shortest, then its long steps,
+    // chained up by `longer` and down by `shorter`.
     table_views.assign(tables_.size(), MaterialTableView{});
     auto view_of = [&](const TableParams& t, const MaterialTableLogs& logs) {
       MaterialTableView tv = logs.make_view(t.make_view(copy), copy);
@@ -71,6 +80,15 @@ class TransportParams {
         table_views[prev].shorter = static_cast<std::int32_t>(table_views.size());
         prev = table_views.size();
         table_views.push_back(view_of(*shorter_[m][k], *shorter_logs_[m][k]));
+      }
+      prev = m;
+      for (std::size_t k = 0; k < longer_[m].size(); ++k) {
+        const auto next = static_cast<std::int32_t>(table_views.size());
+        table_views.push_back(view_of(*longer_[m][k], *longer_logs_[m][k]));
+        table_views[next].shorter = static_cast<std::int32_t>(prev);
+        table_views[prev].longer = next;
+        table_views[prev].longer_from = table_views[next].t.p_min;
+        prev = static_cast<std::size_t>(next);
       }
     }
     v.tables = copy(table_views.data(), table_views.size());
@@ -89,6 +107,8 @@ class TransportParams {
   std::vector<std::shared_ptr<const MaterialTableLogs>> table_logs_;
   std::vector<std::vector<std::shared_ptr<const TableParams>>> shorter_;
   std::vector<std::vector<std::shared_ptr<const MaterialTableLogs>>> shorter_logs_;
+  std::vector<std::vector<std::shared_ptr<const TableParams>>> longer_;
+  std::vector<std::vector<std::shared_ptr<const MaterialTableLogs>>> longer_logs_;
   StepOptions options_;
 };
 

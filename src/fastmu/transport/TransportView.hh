@@ -80,6 +80,13 @@ struct TransportView {
     return t.shorter >= 0 ? tables + t.shorter : nullptr;
   }
 
+  // The table a muon of momentum p takes its steps from: the longest of
+  // the long steps that p has reached, else t itself (StepLengths.hh).
+  FASTMU_HD const MaterialTableView* step_table(const MaterialTableView* t, float p) const {
+    while (p >= t->longer_from) t = tables + t->longer;
+    return t;
+  }
+
   FASTMU_HD const MaterialTableView* table(std::int32_t material) const {
     return material >= 0 && material < n_tables && tables[material].t.n_pbins > 0
                ? tables + material
