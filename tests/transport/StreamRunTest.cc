@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "TestTables.hh"
 #include "fastmu/core/Error.hh"
@@ -244,6 +246,71 @@ TEST_F(StreamRun, TwoMpiRanksWriteTheOneProcessFile) {
   for (const auto& e : std::filesystem::directory_iterator(dir_)) {
     EXPECT_EQ(e.path().filename().string().find(".part"), std::string::npos) << e.path();
   }
+#endif
+}
+
+// `mpirun -np 2 fastmu run` with an empty table cache: the ranks build the
+// missing tables (the material's step and its ladder) together, rank 0 writes
+// each file once, and both the output and the cache files equal a
+// one-process run's, byte for byte (SOURCE_DATE_EPOCH fixes the creation time).
+TEST_F(StreamRun, TwoMpiRanksShareTheCacheBuilds) {
+#ifndef FASTMU_MPIEXEC
+  GTEST_SKIP() << "built without MPI";
+#else
+  if (!std::filesystem::exists(FASTMU_MPIEXEC)) GTEST_SKIP() << FASTMU_MPIEXEC << " not found";
+  const std::string mpirun = "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" " +
+                             std::string(FASTMU_MPIEXEC) +
+                             " -np 2 --oversubscribe --allow-run-as-root ";
+  // A 2 mm step for iron: its table and one ladder entry (1 mm), 1000 samples
+  // per momentum bin.
+  const std::string base = " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
+                           (dir_ / "mu.csv").string() +
+                           "' --backend cpu --seed 5 --step 0.002 --all --out '";
+  const auto env = [&](const char* cache) {
+    return "SOURCE_DATE_EPOCH=1795000000 FASTMU_CACHE_SAMPLES=1000 FASTMU_CACHE='" +
+           (dir_ / cache).string() + "' ";
+  };
+  ASSERT_EQ(run(env("cache1"), base + (dir_ / "one.h5").string() + "'"), 0) << log();
+  ASSERT_EQ(run(env("cache2") + mpirun, base + (dir_ / "two.h5").string() + "' --threads 1"), 0)
+      << log();
+  const std::string two_log = log();
+  EXPECT_EQ(slurp(dir_ / "two.h5"), slurp(dir_ / "one.h5"));
+
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir_ / "cache1")) {
+    names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<std::string> names2;
+  for (const auto& e : std::filesystem::directory_iterator(dir_ / "cache2")) {
+    names2.push_back(e.path().filename().string());
+  }
+  std::sort(names2.begin(), names2.end());
+  ASSERT_EQ(names.size(), 2u);  // G4_Fe at 2 mm and 1 mm, no temporary files left
+  EXPECT_EQ(names2, names);
+  for (const auto& n : names) {
+    EXPECT_EQ(slurp(dir_ / "cache2" / n), slurp(dir_ / "cache1" / n)) << n;
+  }
+
+  // Each build reports the samples each rank histogrammed (as received from
+  // that rank): both ranks sampled, 95 bins x 1000 samples in all.
+  const std::string tag = "momentum bins shared by 2 processes (samples: ";
+  int builds = 0;
+  for (std::size_t at = two_log.find(tag); at != std::string::npos;
+       at = two_log.find(tag, at + 1), ++builds) {
+    unsigned long long a = 0, b = 0;
+    ASSERT_EQ(std::sscanf(two_log.c_str() + at + tag.size(), "%llu, %llu)", &a, &b), 2) << two_log;
+    EXPECT_GT(a, 0u) << two_log;
+    EXPECT_GT(b, 0u) << two_log;
+    EXPECT_EQ(a + b, 95000u) << two_log;
+  }
+  EXPECT_EQ(builds, 2) << two_log;
+
+  // A second 2-rank run finds both tables: nothing is built.
+  ASSERT_EQ(run(env("cache2") + mpirun, base + (dir_ / "three.h5").string() + "' --threads 1"), 0)
+      << log();
+  EXPECT_EQ(log().find("building tables"), std::string::npos) << log();
+  EXPECT_EQ(slurp(dir_ / "three.h5"), slurp(dir_ / "one.h5"));
 #endif
 }
 

@@ -202,4 +202,21 @@ void gather_bytes(std::vector<unsigned char>& bytes) {
 #endif
 }
 
+void broadcast_bytes(std::vector<unsigned char>& bytes) {
+#ifdef FASTMU_HAVE_MPI
+  if (!active()) return;
+  std::uint64_t n = bytes.size();
+  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  bytes.resize(n);
+  // In pieces below 2^31 (MPI's int counts).
+  constexpr std::uint64_t kPiece = std::uint64_t(1) << 30;
+  for (std::uint64_t off = 0; off < n; off += kPiece) {
+    const int k = static_cast<int>(std::min(kPiece, n - off));
+    MPI_Bcast(bytes.data() + off, k, MPI_BYTE, 0, MPI_COMM_WORLD);
+  }
+#else
+  (void)bytes;
+#endif
+}
+
 }  // namespace fastmu::cli::mpi

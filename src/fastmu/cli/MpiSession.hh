@@ -36,6 +36,9 @@ void sum(std::uint64_t* values, int n);
 void sum(double* values, int n);
 double max(double value);
 
+// Replaces every rank's bytes with rank 0's (collective).
+void broadcast_bytes(std::vector<unsigned char>& bytes);
+
 // Concatenates every rank's rows on rank 0, in rank order (collective; the
 // other ranks' vectors are emptied). T is trivially copyable, `row_bytes` its size.
 void gather_bytes(std::vector<unsigned char>& bytes);

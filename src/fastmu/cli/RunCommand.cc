@@ -20,6 +20,7 @@
 
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
+#include "fastmu/cli/MpiTableBuilds.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/MemoryUsage.hh"
 #include "fastmu/core/Parallel.hh"
@@ -203,17 +204,17 @@ void run_files(const RunArgs& a) {
   std::shared_ptr<const GeometryParams> geometry;
   std::unique_ptr<TransportParams> params;
   TableCache cache;
-  // Rank 0 builds missing tables into the cache first; the other ranks then
-  // find them there (no two processes build or write the same table).
-  for (int turn = 0; turn < 2; ++turn) {
-    mpi::collective([&] {
-      if ((turn == 0) != (mpi::rank() == 0)) return;
-      geometry = std::make_shared<const GeometryParams>(load_geometry_file(a.geometry, materials));
-      const TableSet given = load_tables(a.tables);
-      params = std::make_unique<TransportParams>(
-          make_transport_params(geometry, materials, given, &cache, opt, material_steps(a)));
-    });
-  }
+  // Every rank asks the cache for the same tables in the same order, so that
+  // the ranks build missing ones together (MpiTableBuilds.hh).
+  cache.share_builds(mpi::bin_share());
+  cache.build_options().threads = mpi::threads_per_rank(a.threads);
+  TableSet given;
+  mpi::collective([&] {
+    geometry = std::make_shared<const GeometryParams>(load_geometry_file(a.geometry, materials));
+    given = load_tables(a.tables);
+  });
+  params = std::make_unique<TransportParams>(
+      make_transport_params(geometry, materials, given, &cache, opt, material_steps(a)));
   const OutputLayout layout{a.all, geometry->sensitive_planes().size() > 1};
   const bool show_progress = mpi::rank() == 0 && isatty(1) && isatty(2);
 
