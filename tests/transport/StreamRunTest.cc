@@ -314,5 +314,57 @@ TEST_F(StreamRun, TwoMpiRanksShareTheCacheBuilds) {
 #endif
 }
 
+// FASTMU_PROGRESS=1 forces the bars on under mpirun: rank 0 alone draws, one
+// bar per table build and one for the run, each over all ranks' work (its last
+// line has the exact total), and the output is unchanged. (Whether a line in
+// between already holds rank 1's count depends on timing: not checked here;
+// tests/core/ProgressTest.cc checks the sum with a fake share.)
+TEST_F(StreamRun, TwoMpiRanksDrawOneProgressBarOverAllRanks) {
+#ifndef FASTMU_MPIEXEC
+  GTEST_SKIP() << "built without MPI";
+#else
+  if (!std::filesystem::exists(FASTMU_MPIEXEC)) GTEST_SKIP() << FASTMU_MPIEXEC << " not found";
+  const std::string mpirun = "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" " +
+                             std::string(FASTMU_MPIEXEC) +
+                             " -np 2 --oversubscribe --allow-run-as-root ";
+  const std::string base = " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
+                           (dir_ / "mu.csv").string() +
+                           "' --backend cpu --seed 5 --step 0.002 --chunk-rows 1000 --out '";
+  const std::string env =
+      "FASTMU_CACHE_SAMPLES=200 FASTMU_CACHE='" + (dir_ / "cache").string() + "' ";
+  ASSERT_EQ(
+      run("FASTMU_PROGRESS=1 " + env + mpirun, base + (dir_ / "two.h5").string() + "' --threads 1"),
+      0)
+      << log();
+  const std::string text = log();
+  ASSERT_EQ(run("FASTMU_PROGRESS=0 " + env, base + (dir_ / "one.h5").string() + "'"), 0) << log();
+  EXPECT_EQ(slurp(dir_ / "two.h5"), slurp(dir_ / "one.h5"));
+
+  // The bars' last lines: what each line shows after its last carriage return.
+  std::vector<std::string> tables, runs;
+  int other_bars = 0;
+  std::size_t begin = 0;
+  for (std::size_t end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1) {
+    const std::string line = text.substr(begin, end - begin);
+    const auto cr = line.rfind('\r');
+    if (cr == std::string::npos) continue;
+    const std::string last = line.substr(cr + 1);
+    if (last.rfind("tables  G4_Fe [", 0) == 0) {
+      tables.push_back(last);
+    } else if (last.rfind("run [", 0) == 0) {
+      runs.push_back(last);
+    } else {
+      ++other_bars;
+    }
+  }
+  EXPECT_EQ(other_bars, 0) << text;  // no "(rank 0 of 2)" bars, none from rank 1
+  // 95 momentum bins x 200 samples per table (2 mm and 1 mm); 6000 muons.
+  ASSERT_EQ(tables.size(), 2u) << text;
+  for (const auto& t : tables) EXPECT_NE(t.find("100.0%  19000/19000 "), std::string::npos) << t;
+  ASSERT_EQ(runs.size(), 1u) << text;
+  EXPECT_NE(runs[0].find("100.0%  6000/6000 "), std::string::npos) << runs[0];
+#endif
+}
+
 }  // namespace
 }  // namespace fastmu

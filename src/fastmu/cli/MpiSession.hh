@@ -18,6 +18,12 @@ void finalize();
 int rank();
 int size();
 bool active();  // more than one rank
+// Whether rank 0 draws progress bars (progress_wanted() there; the same
+// answer on every rank).
+bool progress_shown();
+// Whether threads other than the main one may call MPI (MPI_THREAD_MULTIPLE
+// provided): the progress bars' threads do.
+bool threads_may_call_mpi();
 // Ranks of this job on this host (OMPI_COMM_WORLD_LOCAL_SIZE; 1 without mpirun).
 int local_size();
 // Worker threads per rank for `requested` (0: all cores): under mpirun the

@@ -8,7 +8,8 @@
 namespace fastmu::cli::mpi {
 
 // This job's ranks as a BinShare: momentum bins round robin over the ranks,
-// every rank ending with the whole table (one process: size 1, no sharing).
+// every rank ending with the whole table, progress summed over the ranks
+// (one process: size 1, no sharing).
 BinShare bin_share();
 
 }  // namespace fastmu::cli::mpi

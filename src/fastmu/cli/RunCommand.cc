@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fastmu/cli/Commands.hh"
+#include "fastmu/cli/MpiProgress.hh"
 #include "fastmu/cli/MpiSession.hh"
 #include "fastmu/cli/MpiTableBuilds.hh"
 #include "fastmu/core/Error.hh"
@@ -216,7 +217,6 @@ void run_files(const RunArgs& a) {
   params = std::make_unique<TransportParams>(
       make_transport_params(geometry, materials, given, &cache, opt, material_steps(a)));
   const OutputLayout layout{a.all, geometry->sensitive_planes().size() > 1};
-  const bool show_progress = mpi::rank() == 0 && isatty(1) && isatty(2);
 
   std::uint64_t job = mpi::rank() == 0 ? static_cast<std::uint64_t>(::getpid()) : 0;
   mpi::sum(&job, 1);
@@ -229,11 +229,12 @@ void run_files(const RunArgs& a) {
       if (!path.empty()) std::filesystem::remove(path, ec);
     }
   } own_part{mpi::active() ? part_path(a.out, job, mpi::rank()) : std::filesystem::path()};
+  std::unique_ptr<ProgressBar> bar;  // rank 0 draws the rows of all ranks
   mpi::collective([&] {
     MuonReader reader(a.muons, a.threads);
     // The row count splits the rows over ranks and sizes the progress bar
     // (a CSV file is scanned for it only then).
-    const bool need_rows = mpi::active() || show_progress;
+    const bool need_rows = mpi::active() || mpi::progress_shown();
     const std::uint64_t n = need_rows ? reader.rows() : std::numeric_limits<std::uint64_t>::max();
     StreamOptions so;
     so.backend = backend;
@@ -251,11 +252,9 @@ void run_files(const RunArgs& a) {
       so.chunk_rows =
           chunk_rows_for_memory(max_memory, resident_bytes(), stream_bytes_per_row(reader));
     }
-    const std::string label =
-        mpi::active() ? fmt::format("run (rank 0 of {})", mpi::size()) : std::string("run");
-    ProgressBar bar(label, need_rows ? static_cast<std::size_t>(so.end - so.begin) : 0,
-                    show_progress);
-    so.on_rows = [&bar](std::size_t k) { bar.add(k); };
+    bar = mpi::rank_progress_bar("run", static_cast<std::size_t>(so.end - so.begin),
+                                 need_rows ? static_cast<std::size_t>(n) : 0);
+    so.on_rows = [&bar](std::size_t k) { bar->add(k); };
     std::unique_ptr<MuonWriter> writer =
         mpi::active()
             ? std::make_unique<MuonWriter>(part_path(a.out, job, mpi::rank()), layout, compression,
@@ -263,7 +262,6 @@ void run_files(const RunArgs& a) {
             : std::make_unique<MuonWriter>(a.out, layout, compression, a.threads);
     totals = transport_stream(*params, reader, *writer, so);
     writer->commit();
-    bar.finish();
   });
   if (mpi::active()) {
     // Rank 0 joins the parts in rank order; the parts go in every case.
@@ -291,6 +289,7 @@ void run_files(const RunArgs& a) {
     totals.transport_seconds = mpi::max(totals.transport_seconds);
     totals.kernel_seconds = mpi::max(totals.kernel_seconds);
   }
+  bar->finish(static_cast<std::size_t>(totals.rows));
   if (mpi::rank() == 0) {
     print_stats(totals, a.threads);
     std::printf("wrote %s\n", a.out.c_str());

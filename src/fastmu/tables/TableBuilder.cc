@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -133,13 +134,14 @@ TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSo
   const std::size_t cpb = d.cells_per_bin();
   // This process's bins, serialised after its rank and sample count (spread builds).
   std::vector<unsigned char> mine;
+  std::unique_ptr<ProgressBar> bar;
   collective([&] {
     // Every process runs the pilot of adaptive binning (under 1 % of a build,
     // and the same edges everywhere: its samples are keyed like the bins').
     if (o.binning == MomentumBinning::adaptive) {
       ProgressBar pilot("pilot   " + meta.material,
                         static_cast<std::size_t>(o.pilot_probes) * o.pilot_muons,
-                        show_progress && isatty(2));
+                        show_progress && progress_wanted());
       d.p_edges = make_momentum_edges(o, source, &pilot);
     } else {
       d.p_edges = make_momentum_edges(o, source, nullptr);
@@ -148,14 +150,17 @@ TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSo
     std::vector<int> bins;
     for (int b = spread ? share.rank : 0; b < n; b += spread ? share.size : 1) bins.push_back(b);
     std::size_t total = source.prepare(d.p_edges, o.samples_per_bin);
-    // Under MPI the bar shows this process's share (process 0's, the only one
-    // drawn): the shares are near equal, so its rate x size and ETA are the run's.
-    if (spread) total = n ? total / n * bins.size() : 0;
-    ProgressBar bar(
-        spread ? fmt::format("tables  {} (rank {} of {})", meta.material, share.rank, share.size)
-               : "tables  " + meta.material,
-        total, show_progress && isatty(2));
-    ProgressBar* progress = &bar;
+    // Spread, the bar counts every process's samples (share.progress); where
+    // nothing is shared, this process's own share (the shares are near
+    // equal, so its rate x size and ETA are the build's).
+    auto bar_share = spread && share.progress ? share.progress() : nullptr;
+    const bool own_share = spread && !bar_share;
+    if (own_share) total = n ? total / n * bins.size() : 0;
+    bar = std::make_unique<ProgressBar>(
+        own_share ? fmt::format("tables  {} (rank {} of {})", meta.material, share.rank, share.size)
+                  : "tables  " + meta.material,
+        total, show_progress && progress_wanted(), std::move(bar_share));
+    ProgressBar* progress = bar.get();
     d.p_centres.resize(n);
     d.axes.resize(n);
     d.counts.resize(n * cpb);
@@ -192,7 +197,7 @@ TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSo
     } else {
       for (int b : bins) do_bin(b);
     }
-    bar.finish();
+    if (!spread) bar->finish();
     if (spread) {
       const std::int32_t header[2] = {share.rank, static_cast<std::int32_t>(bins.size())};
       put(mine, header, 2);
@@ -229,6 +234,9 @@ TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSo
     for (char s : seen) {
       if (!s) throw Error("table build: a momentum bin is missing from the gathered shares");
     }
+    std::uint64_t all = 0;
+    for (auto k : by_rank) all += k;
+    bar->finish(all);
     if (report) report->samples_by_rank = std::move(by_rank);
   } else if (report) {
     report->samples_by_rank.assign(1, 0);

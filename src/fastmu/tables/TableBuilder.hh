@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 namespace fastmu {
 
 class ProgressBar;
+class ProgressShare;
 
 struct TableBuildOptions {
   double step_m = 0.02;
@@ -84,6 +86,9 @@ struct BinShare {
   std::function<void(std::vector<unsigned char>&)> gather;
   // Collective: replaces every process's bytes with process 0's.
   std::function<void(std::vector<unsigned char>&)> broadcast;
+  // Optional, called by every process for the build's progress bar: sums the
+  // processes' counts (null: each process's bar shows its own share).
+  std::function<std::unique_ptr<ProgressShare>()> progress;
 };
 
 // What a spread build did: the samples each process histogrammed (as
