@@ -363,6 +363,20 @@ TEST_F(StreamRun, TwoMpiRanksDrawOneProgressBarOverAllRanks) {
   for (const auto& t : tables) EXPECT_NE(t.find("100.0%  19000/19000 "), std::string::npos) << t;
   ASSERT_EQ(runs.size(), 1u) << text;
   EXPECT_NE(runs[0].find("100.0%  6000/6000 "), std::string::npos) << runs[0];
+
+  // A bad row in rank 1's share with the bars on: one error line, a non-zero
+  // exit, no hang (the ranks leave their bars at different times).
+  std::string bad = slurp(dir_ / "mu.csv");
+  bad += "0,0,5,0,0,0,11,1\n";
+  std::ofstream(dir_ / "bad.csv") << bad;
+  EXPECT_NE(run("FASTMU_PROGRESS=1 " + env + mpirun,
+                " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
+                    (dir_ / "bad.csv").string() +
+                    "' --backend cpu --step 0.002 --chunk-rows 500 --out '" +
+                    (dir_ / "bad.h5").string() + "' --threads 1"),
+            0);
+  EXPECT_NE(log().find("column pdg"), std::string::npos) << log();
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "bad.h5"));
 #endif
 }
 

@@ -24,8 +24,11 @@ std::unique_ptr<ProgressShare> progress_share();
 std::unique_ptr<ProgressBar> rank_progress_bar(const std::string& label, std::size_t mine,
                                                std::size_t all);
 
-// Receives every progress message still on its way (part of finalize, on
-// every rank; it waits for the other ranks to get there).
+// Part of init (collective): opens the bars' own communicator when rank 0
+// draws and other threads may call MPI.
+void start_progress();
+// Part of finalize (collective): receives every progress message still on
+// its way, then closes the communicator.
 void drain_progress();
 
 }  // namespace fastmu::cli::mpi

@@ -82,6 +82,7 @@ void init(int* argc, char*** argv) {
   int shown = g_rank == 0 && progress_wanted() ? 1 : 0;
   MPI_Bcast(&shown, 1, MPI_INT, 0, MPI_COMM_WORLD);
   g_progress_shown = shown != 0;
+  start_progress();
   if (g_size > 1) pick_rank_gpu();
 #else
   (void)argc, (void)argv;
