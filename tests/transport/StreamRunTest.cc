@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "TestTables.hh"
 #include "fastmu/core/Error.hh"
@@ -244,6 +246,137 @@ TEST_F(StreamRun, TwoMpiRanksWriteTheOneProcessFile) {
   for (const auto& e : std::filesystem::directory_iterator(dir_)) {
     EXPECT_EQ(e.path().filename().string().find(".part"), std::string::npos) << e.path();
   }
+#endif
+}
+
+// `mpirun -np 2 fastmu run` with an empty table cache: the ranks build the
+// missing tables (the material's step and its ladder) together, rank 0 writes
+// each file once, and both the output and the cache files equal a
+// one-process run's, byte for byte (SOURCE_DATE_EPOCH fixes the creation time).
+TEST_F(StreamRun, TwoMpiRanksShareTheCacheBuilds) {
+#ifndef FASTMU_MPIEXEC
+  GTEST_SKIP() << "built without MPI";
+#else
+  if (!std::filesystem::exists(FASTMU_MPIEXEC)) GTEST_SKIP() << FASTMU_MPIEXEC << " not found";
+  const std::string mpirun = "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" " +
+                             std::string(FASTMU_MPIEXEC) +
+                             " -np 2 --oversubscribe --allow-run-as-root ";
+  // A 2 mm step for iron: its table and one ladder entry (1 mm), 1000 samples
+  // per momentum bin.
+  const std::string base = " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
+                           (dir_ / "mu.csv").string() +
+                           "' --backend cpu --seed 5 --step 0.002 --all --out '";
+  const auto env = [&](const char* cache) {
+    return "SOURCE_DATE_EPOCH=1795000000 FASTMU_CACHE_SAMPLES=1000 FASTMU_CACHE='" +
+           (dir_ / cache).string() + "' ";
+  };
+  ASSERT_EQ(run(env("cache1"), base + (dir_ / "one.h5").string() + "'"), 0) << log();
+  ASSERT_EQ(run(env("cache2") + mpirun, base + (dir_ / "two.h5").string() + "' --threads 1"), 0)
+      << log();
+  const std::string two_log = log();
+  EXPECT_EQ(slurp(dir_ / "two.h5"), slurp(dir_ / "one.h5"));
+
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir_ / "cache1")) {
+    names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<std::string> names2;
+  for (const auto& e : std::filesystem::directory_iterator(dir_ / "cache2")) {
+    names2.push_back(e.path().filename().string());
+  }
+  std::sort(names2.begin(), names2.end());
+  ASSERT_EQ(names.size(), 2u);  // G4_Fe at 2 mm and 1 mm, no temporary files left
+  EXPECT_EQ(names2, names);
+  for (const auto& n : names) {
+    EXPECT_EQ(slurp(dir_ / "cache2" / n), slurp(dir_ / "cache1" / n)) << n;
+  }
+
+  // Each build reports the samples each rank histogrammed (as received from
+  // that rank): both ranks sampled, 95 bins x 1000 samples in all.
+  const std::string tag = "momentum bins shared by 2 processes (samples: ";
+  int builds = 0;
+  for (std::size_t at = two_log.find(tag); at != std::string::npos;
+       at = two_log.find(tag, at + 1), ++builds) {
+    unsigned long long a = 0, b = 0;
+    ASSERT_EQ(std::sscanf(two_log.c_str() + at + tag.size(), "%llu, %llu)", &a, &b), 2) << two_log;
+    EXPECT_GT(a, 0u) << two_log;
+    EXPECT_GT(b, 0u) << two_log;
+    EXPECT_EQ(a + b, 95000u) << two_log;
+  }
+  EXPECT_EQ(builds, 2) << two_log;
+
+  // A second 2-rank run finds both tables: nothing is built.
+  ASSERT_EQ(run(env("cache2") + mpirun, base + (dir_ / "three.h5").string() + "' --threads 1"), 0)
+      << log();
+  EXPECT_EQ(log().find("building tables"), std::string::npos) << log();
+  EXPECT_EQ(slurp(dir_ / "three.h5"), slurp(dir_ / "one.h5"));
+#endif
+}
+
+// FASTMU_PROGRESS=1 forces the bars on under mpirun: rank 0 alone draws, one
+// bar per table build and one for the run, each over all ranks' work (its last
+// line has the exact total), and the output is unchanged. (Whether a line in
+// between already holds rank 1's count depends on timing: not checked here;
+// tests/core/ProgressTest.cc checks the sum with a fake share.)
+TEST_F(StreamRun, TwoMpiRanksDrawOneProgressBarOverAllRanks) {
+#ifndef FASTMU_MPIEXEC
+  GTEST_SKIP() << "built without MPI";
+#else
+  if (!std::filesystem::exists(FASTMU_MPIEXEC)) GTEST_SKIP() << FASTMU_MPIEXEC << " not found";
+  const std::string mpirun = "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" " +
+                             std::string(FASTMU_MPIEXEC) +
+                             " -np 2 --oversubscribe --allow-run-as-root ";
+  const std::string base = " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
+                           (dir_ / "mu.csv").string() +
+                           "' --backend cpu --seed 5 --step 0.002 --chunk-rows 1000 --out '";
+  const std::string env =
+      "FASTMU_CACHE_SAMPLES=200 FASTMU_CACHE='" + (dir_ / "cache").string() + "' ";
+  ASSERT_EQ(
+      run("FASTMU_PROGRESS=1 " + env + mpirun, base + (dir_ / "two.h5").string() + "' --threads 1"),
+      0)
+      << log();
+  const std::string text = log();
+  ASSERT_EQ(run("FASTMU_PROGRESS=0 " + env, base + (dir_ / "one.h5").string() + "'"), 0) << log();
+  EXPECT_EQ(slurp(dir_ / "two.h5"), slurp(dir_ / "one.h5"));
+
+  // The bars' last lines: what each line shows after its last carriage return.
+  std::vector<std::string> tables, runs;
+  int other_bars = 0;
+  std::size_t begin = 0;
+  for (std::size_t end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1) {
+    const std::string line = text.substr(begin, end - begin);
+    const auto cr = line.rfind('\r');
+    if (cr == std::string::npos) continue;
+    const std::string last = line.substr(cr + 1);
+    if (last.rfind("tables  G4_Fe [", 0) == 0) {
+      tables.push_back(last);
+    } else if (last.rfind("run [", 0) == 0) {
+      runs.push_back(last);
+    } else {
+      ++other_bars;
+    }
+  }
+  EXPECT_EQ(other_bars, 0) << text;  // no "(rank 0 of 2)" bars, none from rank 1
+  // 95 momentum bins x 200 samples per table (2 mm and 1 mm); 6000 muons.
+  ASSERT_EQ(tables.size(), 2u) << text;
+  for (const auto& t : tables) EXPECT_NE(t.find("100.0%  19000/19000 "), std::string::npos) << t;
+  ASSERT_EQ(runs.size(), 1u) << text;
+  EXPECT_NE(runs[0].find("100.0%  6000/6000 "), std::string::npos) << runs[0];
+
+  // A bad row in rank 1's share with the bars on: one error line, a non-zero
+  // exit, no hang (the ranks leave their bars at different times).
+  std::string bad = slurp(dir_ / "mu.csv");
+  bad += "0,0,5,0,0,0,11,1\n";
+  std::ofstream(dir_ / "bad.csv") << bad;
+  EXPECT_NE(run("FASTMU_PROGRESS=1 " + env + mpirun,
+                " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
+                    (dir_ / "bad.csv").string() +
+                    "' --backend cpu --step 0.002 --chunk-rows 500 --out '" +
+                    (dir_ / "bad.h5").string() + "' --threads 1"),
+            0);
+  EXPECT_NE(log().find("column pdg"), std::string::npos) << log();
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "bad.h5"));
 #endif
 }
 

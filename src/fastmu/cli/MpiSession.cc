@@ -13,7 +13,9 @@
 #include <mpi.h>
 #endif
 
+#include "fastmu/cli/MpiProgress.hh"
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Progress.hh"
 
 namespace fastmu::cli::mpi {
 namespace {
@@ -21,6 +23,8 @@ namespace {
 int g_rank = 0;
 int g_size = 1;
 bool g_started = false;
+bool g_progress_shown = false;
+bool g_thread_multiple = false;
 
 // Ranks launched by OpenMPI's mpirun (or another PMI/PMIx launcher).
 int launcher_size() {
@@ -68,11 +72,17 @@ void init(int* argc, char*** argv) {
     return;
   }
   int provided = 0;
-  // Only the main thread calls MPI.
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  // The main thread does the work's MPI; the progress bars' threads send and
+  // receive their counts (MpiProgress), where MPI_THREAD_MULTIPLE is provided.
+  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
   g_started = true;
+  g_thread_multiple = provided >= MPI_THREAD_MULTIPLE;
+  int shown = g_rank == 0 && progress_wanted() ? 1 : 0;
+  MPI_Bcast(&shown, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  g_progress_shown = shown != 0;
+  start_progress();
   if (g_size > 1) pick_rank_gpu();
 #else
   (void)argc, (void)argv;
@@ -85,7 +95,10 @@ void init(int* argc, char*** argv) {
 
 void finalize() {
 #ifdef FASTMU_HAVE_MPI
-  if (g_started) MPI_Finalize();
+  if (g_started) {
+    drain_progress();
+    MPI_Finalize();
+  }
   g_started = false;
 #endif
 }
@@ -93,6 +106,8 @@ void finalize() {
 int rank() { return g_rank; }
 int size() { return g_size; }
 bool active() { return g_size > 1; }
+bool progress_shown() { return active() ? g_progress_shown : progress_wanted(); }
+bool threads_may_call_mpi() { return g_thread_multiple; }
 
 int local_size() {
   if (!active()) return 1;
@@ -196,6 +211,23 @@ void gather_bytes(std::vector<unsigned char>& bytes) {
       MPI_Send(bytes.data() + off, k, MPI_BYTE, 0, 7, MPI_COMM_WORLD);
     }
     bytes.clear();
+  }
+#else
+  (void)bytes;
+#endif
+}
+
+void broadcast_bytes(std::vector<unsigned char>& bytes) {
+#ifdef FASTMU_HAVE_MPI
+  if (!active()) return;
+  std::uint64_t n = bytes.size();
+  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  bytes.resize(n);
+  // In pieces below 2^31 (MPI's int counts).
+  constexpr std::uint64_t kPiece = std::uint64_t(1) << 30;
+  for (std::uint64_t off = 0; off < n; off += kPiece) {
+    const int k = static_cast<int>(std::min(kPiece, n - off));
+    MPI_Bcast(bytes.data() + off, k, MPI_BYTE, 0, MPI_COMM_WORLD);
   }
 #else
   (void)bytes;

@@ -18,6 +18,12 @@ void finalize();
 int rank();
 int size();
 bool active();  // more than one rank
+// Whether rank 0 draws progress bars (progress_wanted() there; the same
+// answer on every rank).
+bool progress_shown();
+// Whether threads other than the main one may call MPI (MPI_THREAD_MULTIPLE
+// provided): the progress bars' threads do.
+bool threads_may_call_mpi();
 // Ranks of this job on this host (OMPI_COMM_WORLD_LOCAL_SIZE; 1 without mpirun).
 int local_size();
 // Worker threads per rank for `requested` (0: all cores): under mpirun the
@@ -35,6 +41,9 @@ void barrier();
 void sum(std::uint64_t* values, int n);
 void sum(double* values, int n);
 double max(double value);
+
+// Replaces every rank's bytes with rank 0's (collective).
+void broadcast_bytes(std::vector<unsigned char>& bytes);
 
 // Concatenates every rank's rows on rank 0, in rank order (collective; the
 // other ranks' vectors are emptied). T is trivially copyable, `row_bytes` its size.

@@ -16,6 +16,7 @@
 #include <CLI/CLI.hpp>
 
 #include "fastmu/cli/Commands.hh"
+#include "fastmu/cli/MpiProgress.hh"
 #include "fastmu/cli/MpiSession.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
@@ -162,18 +163,16 @@ void register_physics_commands(CLI::App& app) {
     // gathers the shares in order and writes the one-process file.
     const auto n = static_cast<std::uint64_t>(o.n);
     const std::uint64_t begin = mpi::split(n, mpi::rank()), end = mpi::split(n, mpi::rank() + 1);
-    ProgressBar bar(mpi::active() ? fmt::format("physics sample (rank 0 of {})", mpi::size())
-                                  : std::string("physics sample"),
-                    std::size_t(end - begin), mpi::rank() == 0 && isatty(1) && isatty(2));
+    const auto bar = mpi::rank_progress_bar("physics sample", std::size_t(end - begin), n);
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<MuonSample> samples;
     mpi::collective([&] {
       samples = sample_single_step(
           material, o.p, o.p_max >= 0 ? o.p_max : o.p, *step, std::size_t(end - begin), o.charge,
           o.seed, resolve_thread_count(o.threads), physics_options(o),
-          [&bar](std::size_t k) { bar.add(k); }, begin);
+          [&bar](std::size_t k) { bar->add(k); }, begin);
     });
-    bar.finish();
+    bar->finish(n);  // every rank has done its share
     mpi::gather_rows(samples, sizeof(MuonSample));
     const auto t1 = std::chrono::steady_clock::now();
     mpi::collective([&] {

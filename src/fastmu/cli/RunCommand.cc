@@ -19,7 +19,9 @@
 #include <nlohmann/json.hpp>
 
 #include "fastmu/cli/Commands.hh"
+#include "fastmu/cli/MpiProgress.hh"
 #include "fastmu/cli/MpiSession.hh"
+#include "fastmu/cli/MpiTableBuilds.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/MemoryUsage.hh"
 #include "fastmu/core/Parallel.hh"
@@ -205,19 +207,18 @@ void run_files(const RunArgs& a) {
   std::shared_ptr<const GeometryParams> geometry;
   std::unique_ptr<TransportParams> params;
   TableCache cache;
-  // Rank 0 builds missing tables into the cache first; the other ranks then
-  // find them there (no two processes build or write the same table).
-  for (int turn = 0; turn < 2; ++turn) {
-    mpi::collective([&] {
-      if ((turn == 0) != (mpi::rank() == 0)) return;
-      geometry = std::make_shared<const GeometryParams>(load_geometry_file(a.geometry, materials));
-      const TableSet given = load_tables(a.tables);
-      params = std::make_unique<TransportParams>(
-          make_transport_params(geometry, materials, given, &cache, opt, material_steps(a)));
-    });
-  }
+  // Every rank asks the cache for the same tables in the same order, so that
+  // the ranks build missing ones together (MpiTableBuilds.hh).
+  cache.share_builds(mpi::bin_share());
+  cache.build_options().threads = mpi::threads_per_rank(a.threads);
+  TableSet given;
+  mpi::collective([&] {
+    geometry = std::make_shared<const GeometryParams>(load_geometry_file(a.geometry, materials));
+    given = load_tables(a.tables);
+  });
+  params = std::make_unique<TransportParams>(
+      make_transport_params(geometry, materials, given, &cache, opt, material_steps(a)));
   const OutputLayout layout{a.all, geometry->sensitive_planes().size() > 1};
-  const bool show_progress = mpi::rank() == 0 && isatty(1) && isatty(2);
 
   std::uint64_t job = mpi::rank() == 0 ? static_cast<std::uint64_t>(::getpid()) : 0;
   mpi::sum(&job, 1);
@@ -230,11 +231,12 @@ void run_files(const RunArgs& a) {
       if (!path.empty()) std::filesystem::remove(path, ec);
     }
   } own_part{mpi::active() ? part_path(a.out, job, mpi::rank()) : std::filesystem::path()};
+  std::unique_ptr<ProgressBar> bar;  // rank 0 draws the rows of all ranks
   mpi::collective([&] {
     MuonReader reader(a.muons, a.threads);
     // The row count splits the rows over ranks and sizes the progress bar
     // (a CSV file is scanned for it only then).
-    const bool need_rows = mpi::active() || show_progress;
+    const bool need_rows = mpi::active() || mpi::progress_shown();
     const std::uint64_t n = need_rows ? reader.rows() : std::numeric_limits<std::uint64_t>::max();
     StreamOptions so;
     so.backend = backend;
@@ -252,11 +254,9 @@ void run_files(const RunArgs& a) {
       so.chunk_rows =
           chunk_rows_for_memory(max_memory, resident_bytes(), stream_bytes_per_row(reader));
     }
-    const std::string label =
-        mpi::active() ? fmt::format("run (rank 0 of {})", mpi::size()) : std::string("run");
-    ProgressBar bar(label, need_rows ? static_cast<std::size_t>(so.end - so.begin) : 0,
-                    show_progress);
-    so.on_rows = [&bar](std::size_t k) { bar.add(k); };
+    bar = mpi::rank_progress_bar("run", static_cast<std::size_t>(so.end - so.begin),
+                                 need_rows ? static_cast<std::size_t>(n) : 0);
+    so.on_rows = [&bar](std::size_t k) { bar->add(k); };
     std::unique_ptr<MuonWriter> writer =
         mpi::active()
             ? std::make_unique<MuonWriter>(part_path(a.out, job, mpi::rank()), layout, compression,
@@ -264,7 +264,6 @@ void run_files(const RunArgs& a) {
             : std::make_unique<MuonWriter>(a.out, layout, compression, a.threads);
     totals = transport_stream(*params, reader, *writer, so);
     writer->commit();
-    bar.finish();
   });
   if (mpi::active()) {
     // Rank 0 joins the parts in rank order; the parts go in every case.
@@ -292,6 +291,7 @@ void run_files(const RunArgs& a) {
     totals.transport_seconds = mpi::max(totals.transport_seconds);
     totals.kernel_seconds = mpi::max(totals.kernel_seconds);
   }
+  bar->finish(static_cast<std::size_t>(totals.rows));
   if (mpi::rank() == 0) {
     print_stats(totals, a.threads);
     std::printf("wrote %s\n", a.out.c_str());

@@ -16,6 +16,7 @@
 
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
+#include "fastmu/cli/MpiTableBuilds.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/materials/Material.hh"
@@ -39,8 +40,8 @@ struct BuildArgs {
 };
 
 // Under mpirun every rank builds its share of the momentum bins (BinShare:
-// round robin, each bin whole), rank 0 gathers them and writes the file,
-// atomically: the one-process file, whatever the rank count.
+// round robin, each bin whole), every rank gets the whole table and rank 0
+// writes the file, atomically: the one-process file, whatever the rank count.
 void run_build(const BuildArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   TableBuildOptions o = a.options;
@@ -68,19 +69,15 @@ void run_build(const BuildArgs& a) {
       source = std::move(engine);
     }
   });
-  BinShare share;
-  share.rank = mpi::rank();
-  share.size = mpi::size();
-  share.collective = [](const std::function<void()>& work) { mpi::collective(work); };
-  share.gather = [](std::vector<unsigned char>& bytes) { mpi::gather_bytes(bytes); };
-  const auto table = build_table(std::move(meta), o, *source, mpi::rank() == 0, share);
+  const TableParams table =
+      build_table(std::move(meta), o, *source, mpi::rank() == 0, mpi::bin_share());
   mpi::collective([&] {
-    if (table) write_table_file(a.out, *table);
+    if (mpi::rank() == 0) write_table_file(a.out, table);
   });
-  if (!table) return;
+  if (mpi::rank() != 0) return;
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const auto& d = table->data();
+  const auto& d = table.data();
   std::uint64_t samples = 0;
   for (auto s : d.samples_per_bin) samples += s;
   std::printf(

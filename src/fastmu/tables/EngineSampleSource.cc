@@ -83,6 +83,12 @@ std::string EngineSampleSource::generator() const { return engine_generator(phys
 
 TableParams build_table_with_engine(const Material& material, const TableBuildOptions& options,
                                     bool progress, PhysicsOptions physics) {
+  return build_table_with_engine(material, options, progress, BinShare{}, nullptr, physics);
+}
+
+TableParams build_table_with_engine(const Material& material, const TableBuildOptions& options,
+                                    bool progress, const BinShare& share, BinShareReport* report,
+                                    PhysicsOptions physics) {
   EngineSampleSource source(material, options.step_m, options.charge, options.seed, options.threads,
                             physics);
   TableMetadata meta;
@@ -90,7 +96,7 @@ TableParams build_table_with_engine(const Material& material, const TableBuildOp
   meta.material_definition = material.definition();
   meta.density_g_cm3 = material.density_g_cm3;
   meta.generator = source.generator();
-  return build_table(std::move(meta), options, source, progress);
+  return build_table(std::move(meta), options, source, progress, share, report);
 }
 
 }  // namespace fastmu

@@ -42,5 +42,10 @@ std::string engine_generator(const PhysicsOptions& physics);
 // Builds a table for `material` with the detailed engine.
 TableParams build_table_with_engine(const Material& material, const TableBuildOptions& options,
                                     bool progress = false, PhysicsOptions physics = {});
+// The same, its momentum bins spread over the processes of `share` (every
+// process calls it and gets the table; see BinShare).
+TableParams build_table_with_engine(const Material& material, const TableBuildOptions& options,
+                                    bool progress, const BinShare& share,
+                                    BinShareReport* report = nullptr, PhysicsOptions physics = {});
 
 }  // namespace fastmu

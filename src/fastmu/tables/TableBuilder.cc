@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -104,12 +105,11 @@ std::vector<double> make_momentum_edges(const TableBuildOptions& o, SampleSource
 
 TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSource& source,
                         bool show_progress) {
-  return *build_table(std::move(meta), o, source, show_progress, BinShare{});
+  return build_table(std::move(meta), o, source, show_progress, BinShare{});
 }
 
-std::optional<TableParams> build_table(TableMetadata meta, const TableBuildOptions& o,
-                                       SampleSource& source, bool show_progress,
-                                       const BinShare& share) {
+TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSource& source,
+                        bool show_progress, const BinShare& share, BinShareReport* report) {
   if (!(o.step_m > 0) || !std::isfinite(o.step_m)) {
     throw Error("--step must be a positive length in metres");
   }
@@ -117,8 +117,8 @@ std::optional<TableParams> build_table(TableMetadata meta, const TableBuildOptio
   if (o.samples_per_bin < 1) throw Error("--samples-per-bin must be at least 1");
   if (o.charge != -1 && o.charge != 1) throw Error("--charge must be -1 or 1");
   const bool spread = share.size > 1;
-  if (spread &&
-      (share.rank < 0 || share.rank >= share.size || !share.collective || !share.gather)) {
+  if (spread && (share.rank < 0 || share.rank >= share.size || !share.collective || !share.gather ||
+                 !share.broadcast)) {
     throw Error("table build: invalid share of the momentum bins");
   }
   const auto collective = [&](const std::function<void()>& work) {
@@ -132,14 +132,16 @@ std::optional<TableParams> build_table(TableMetadata meta, const TableBuildOptio
   TableData d;
   d.nx = d.ny = o.hist_bins;
   const std::size_t cpb = d.cells_per_bin();
-  std::vector<unsigned char> mine;  // this process's bins, serialised (spread builds)
+  // This process's bins, serialised after its rank and sample count (spread builds).
+  std::vector<unsigned char> mine;
+  std::unique_ptr<ProgressBar> bar;
   collective([&] {
     // Every process runs the pilot of adaptive binning (under 1 % of a build,
     // and the same edges everywhere: its samples are keyed like the bins').
     if (o.binning == MomentumBinning::adaptive) {
       ProgressBar pilot("pilot   " + meta.material,
                         static_cast<std::size_t>(o.pilot_probes) * o.pilot_muons,
-                        show_progress && isatty(2));
+                        show_progress && progress_wanted());
       d.p_edges = make_momentum_edges(o, source, &pilot);
     } else {
       d.p_edges = make_momentum_edges(o, source, nullptr);
@@ -148,14 +150,17 @@ std::optional<TableParams> build_table(TableMetadata meta, const TableBuildOptio
     std::vector<int> bins;
     for (int b = spread ? share.rank : 0; b < n; b += spread ? share.size : 1) bins.push_back(b);
     std::size_t total = source.prepare(d.p_edges, o.samples_per_bin);
-    // Under MPI the bar shows this process's share (process 0's, the only one
-    // drawn): the shares are near equal, so its rate x size and ETA are the run's.
-    if (spread) total = n ? total / n * bins.size() : 0;
-    ProgressBar bar(
-        spread ? fmt::format("tables  {} (rank {} of {})", meta.material, share.rank, share.size)
-               : "tables  " + meta.material,
-        total, show_progress && isatty(2));
-    ProgressBar* progress = &bar;
+    // Spread, the bar counts every process's samples (share.progress); where
+    // nothing is shared, this process's own share (the shares are near
+    // equal, so its rate x size and ETA are the build's).
+    auto bar_share = spread && share.progress ? share.progress() : nullptr;
+    const bool own_share = spread && !bar_share;
+    if (own_share) total = n ? total / n * bins.size() : 0;
+    bar = std::make_unique<ProgressBar>(
+        own_share ? fmt::format("tables  {} (rank {} of {})", meta.material, share.rank, share.size)
+                  : "tables  " + meta.material,
+        total, show_progress && progress_wanted(), std::move(bar_share));
+    ProgressBar* progress = bar.get();
     d.p_centres.resize(n);
     d.axes.resize(n);
     d.counts.resize(n * cpb);
@@ -192,23 +197,50 @@ std::optional<TableParams> build_table(TableMetadata meta, const TableBuildOptio
     } else {
       for (int b : bins) do_bin(b);
     }
-    bar.finish();
+    if (!spread) bar->finish();
     if (spread) {
+      const std::int32_t header[2] = {share.rank, static_cast<std::int32_t>(bins.size())};
+      put(mine, header, 2);
+      std::uint64_t samples = 0;
+      for (int b : bins) samples += d.samples_per_bin[static_cast<std::size_t>(b)];
+      put(mine, &samples);
       for (int b : bins) put_bin(mine, d, b);
     }
   });
+  std::string created = utc_now_iso();
   if (spread) {
     share.gather(mine);
-    if (share.rank != 0) return std::nullopt;
-    // Every bin once (process 0's own bins come back unchanged).
+    share.broadcast(mine);
+    std::vector<unsigned char> stamp(created.begin(), created.end());
+    share.broadcast(stamp);
+    created.assign(stamp.begin(), stamp.end());
+    // Every process decodes the same bytes: every bin once (its own bins
+    // come back unchanged), every process's share.
     std::vector<char> seen(d.p_centres.size(), 0);
+    std::vector<std::uint64_t> by_rank(static_cast<std::size_t>(share.size), 0);
     for (std::size_t at = 0; at < mine.size();) {
-      const int b = get_bin(mine, at, d);
-      seen[static_cast<std::size_t>(b)] = 1;
+      std::int32_t header[2] = {-1, -1};
+      std::uint64_t samples = 0;
+      get(mine, at, header, 2);
+      get(mine, at, &samples);
+      if (header[0] < 0 || header[0] >= share.size || header[1] < 0) {
+        throw Error("table build: bad share header from another rank");
+      }
+      by_rank[static_cast<std::size_t>(header[0])] = samples;
+      for (std::int32_t k = 0; k < header[1]; ++k) {
+        seen[static_cast<std::size_t>(get_bin(mine, at, d))] = 1;
+      }
     }
     for (char s : seen) {
       if (!s) throw Error("table build: a momentum bin is missing from the gathered shares");
     }
+    std::uint64_t all = 0;
+    for (auto k : by_rank) all += k;
+    bar->finish(all);
+    if (report) report->samples_by_rank = std::move(by_rank);
+  } else if (report) {
+    report->samples_by_rank.assign(1, 0);
+    for (auto s : d.samples_per_bin) report->samples_by_rank[0] += s;
   }
 
   meta.step_m = o.step_m;
@@ -217,7 +249,7 @@ std::optional<TableParams> build_table(TableMetadata meta, const TableBuildOptio
   meta.seed = o.seed;
   meta.epsilon = o.binning == MomentumBinning::adaptive ? o.epsilon : 0.0;
   meta.tail_fraction = o.tail_fraction;
-  meta.created_utc = utc_now_iso();
+  meta.created_utc = created;
   meta.format_version = kTableFormatVersion;
   return TableParams(std::move(meta), std::move(d));
 }

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +15,7 @@
 namespace fastmu {
 
 class ProgressBar;
+class ProgressShare;
 
 struct TableBuildOptions {
   double step_m = 0.02;
@@ -66,14 +67,16 @@ class SampleSource {
 TableParams build_table(TableMetadata meta, const TableBuildOptions& options, SampleSource& source,
                         bool progress = false);
 
-// One build spread over processes (the MPI ranks of `fastmu tables build`;
-// the library itself never calls MPI). Process `rank` of `size` builds the
-// momentum bins b with b % size == rank (round robin: neighbouring bins cost
-// about the same), then `gather` brings every bin's histogram, alias table and
-// moments to process 0. A bin is built whole by one process exactly as a
-// single process builds it, and the engine keys each sample's random stream
-// by (seed, bin, sample index) alone (EngineSampleSource), so process 0's
-// table equals the one-process table bit for bit, whatever `size`.
+// One build spread over processes (the MPI ranks of `fastmu tables build`
+// and of the table cache under `mpirun fastmu run`; the library itself never
+// calls MPI). Process `rank` of `size` builds the momentum bins b with
+// b % size == rank (round robin: neighbouring bins cost about the same), then
+// `gather` brings every bin's histogram, alias table and moments to process 0
+// and `broadcast` on to every process. A bin is built whole by one process
+// exactly as a single process builds it, and the engine keys each sample's
+// random stream by (seed, bin, sample index) alone (EngineSampleSource), so
+// every process's table equals the one-process table bit for bit, whatever
+// `size` (the creation time is process 0's).
 struct BinShare {
   int rank = 0, size = 1;
   // Runs its argument on every process; if one throws, throws on all (so that
@@ -81,12 +84,23 @@ struct BinShare {
   std::function<void(const std::function<void()>&)> collective;
   // Collective: concatenates every process's bytes on process 0, in rank order.
   std::function<void(std::vector<unsigned char>&)> gather;
+  // Collective: replaces every process's bytes with process 0's.
+  std::function<void(std::vector<unsigned char>&)> broadcast;
+  // Optional, called by every process for the build's progress bar: sums the
+  // processes' counts (null: each process's bar shows its own share).
+  std::function<std::unique_ptr<ProgressShare>()> progress;
 };
 
-// build_table on process share.rank of share.size: the table on process 0,
-// nothing on the others.
-std::optional<TableParams> build_table(TableMetadata meta, const TableBuildOptions& options,
-                                       SampleSource& source, bool progress, const BinShare& share);
+// What a spread build did: the samples each process histogrammed (as
+// received from it, so a process that did nothing shows 0).
+struct BinShareReport {
+  std::vector<std::uint64_t> samples_by_rank;
+};
+
+// build_table on process share.rank of share.size: the same table on every
+// process. With `report`, what each process contributed.
+TableParams build_table(TableMetadata meta, const TableBuildOptions& options, SampleSource& source,
+                        bool progress, const BinShare& share, BinShareReport* report = nullptr);
 
 // The momentum edges for `options` (adaptive binning runs the pilot on `source`).
 std::vector<double> make_momentum_edges(const TableBuildOptions& options, SampleSource& source,

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/materials/Material.hh"
@@ -81,6 +82,31 @@ TableCache::TableCache(std::filesystem::path dir) : dir_(std::move(dir)) {
   options_.samples_per_bin = default_samples_per_bin();
 }
 
+void TableCache::share_builds(BinShare share) {
+  if (share.size > 1 && (share.rank < 0 || share.rank >= share.size || !share.collective ||
+                         !share.gather || !share.broadcast)) {
+    throw Error("table cache: invalid share of the table builds");
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  share_ = std::move(share);
+}
+
+namespace {
+
+// Whether `mine` holds on every process of `share` (collective).
+bool on_every_process(const BinShare& share, bool mine) {
+  std::vector<unsigned char> v{static_cast<unsigned char>(mine)};
+  share.gather(v);
+  if (share.rank == 0) {
+    const bool all = std::all_of(v.begin(), v.end(), [](unsigned char b) { return b != 0; });
+    v.assign(1, all ? 1 : 0);
+  }
+  share.broadcast(v);
+  return !v.empty() && v[0] != 0;
+}
+
+}  // namespace
+
 std::shared_ptr<const TableParams> TableCache::get(const Material& material, double step_m,
                                                    bool progress) {
   return get(material, step_m, 0.0, progress);
@@ -106,10 +132,20 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
   const std::string k = key(material, o);
   if (auto it = loaded_.find(k); it != loaded_.end()) return it->second;
 
+  const bool spread = share_.size > 1;
+  const bool leader = share_.rank == 0;
+  const auto collective = [&](const std::function<void()>& work) {
+    if (spread) {
+      share_.collective(work);
+    } else {
+      work();
+    }
+  };
   const auto path = dir_ / file_name(material.name, step_m, k);
   std::shared_ptr<const TableParams> table;
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec)) {
+  collective([&] {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return;
     table = std::make_shared<const TableParams>(load_table(path, step_m));
     if (table->metadata().material != material.name) {
       throw Error(path.string() + ": attribute material is '" + table->metadata().material +
@@ -117,24 +153,44 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
     }
     if (table->metadata().cache_key != k) {
       // Same file name, other making (a copied-in file, a hash collision): never used.
-      std::fprintf(stderr,
-                   "fastmu: table cache: %s was made with other settings or another "
-                   "material definition; rebuilding it\n",
-                   path.c_str());
+      if (leader) {
+        std::fprintf(stderr,
+                     "fastmu: table cache: %s was made with other settings or another "
+                     "material definition; rebuilding it\n",
+                     path.c_str());
+      }
       table.reset();
     }
-  }
+  });
+  if (spread && !on_every_process(share_, table != nullptr)) table.reset();
   if (!table) {
-    std::filesystem::create_directories(dir_, ec);
-    if (ec)
-      throw Error("table cache: cannot create folder '" + dir_.string() + "': " + ec.message());
-    if (progress) {
+    // Process 0 alone writes: it makes the folder before the build, so that
+    // a folder it cannot make fails before the work.
+    collective([&] {
+      if (!leader) return;
+      std::error_code ec;
+      std::filesystem::create_directories(dir_, ec);
+      if (ec) {
+        throw Error("table cache: cannot create folder '" + dir_.string() + "': " + ec.message());
+      }
+    });
+    if (progress && leader) {
       std::fprintf(stderr, "fastmu: building tables for %s, step %g m -> %s\n",
                    material.name.c_str(), step_m, path.c_str());
     }
-    TableParams built = build_table_with_engine(material, o, progress);
+    BinShareReport report;
+    TableParams built = build_table_with_engine(material, o, progress && leader, share_, &report);
     built.set_cache_key(k);
-    write_table_file(path, built);
+    collective([&] {
+      if (leader) write_table_file(path, built);
+    });
+    if (progress && leader && spread) {
+      std::string each;
+      for (auto n : report.samples_by_rank) each += (each.empty() ? "" : ", ") + std::to_string(n);
+      std::fprintf(stderr,
+                   "fastmu: table cache: momentum bins shared by %d processes (samples: %s)\n",
+                   share_.size, each.c_str());
+    }
     table = std::make_shared<const TableParams>(std::move(built));
   }
   loaded_.emplace(k, table);

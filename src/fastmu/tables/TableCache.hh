@@ -53,6 +53,14 @@ class TableCache {
   std::shared_ptr<const TableParams> get(const Material& material, double step_m, double p_from,
                                          bool progress);
 
+  // Shares the builds of missing tables between processes (the MPI ranks of
+  // `mpirun fastmu run`; see BinShare). Every process must then call get()
+  // with the same arguments in the same order: they agree on what is missing
+  // (a table any of them lacks is rebuilt), build it together, process 0
+  // alone writes the file (atomically, after the build) and every process
+  // keeps the same table.
+  void share_builds(BinShare share);
+
   // Options the cache builds with (defaults: 95 log bins in [0.18, 400] GeV/c,
   // 100 x 100 histogram bins, default_samples_per_bin()).
   TableBuildOptions& build_options() { return options_; }
@@ -60,6 +68,7 @@ class TableCache {
  private:
   std::filesystem::path dir_;
   TableBuildOptions options_;
+  BinShare share_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const TableParams>> loaded_;  // by key()
 };
