@@ -265,7 +265,7 @@ TEST_F(StreamRun, TwoMpiRanksShareTheCacheBuilds) {
   // per momentum bin.
   const std::string base = " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
                            (dir_ / "mu.csv").string() +
-                           "' --backend cpu --seed 5 --step 0.002 --all --out '";
+                           "' --backend cpu --seed 5 --step 0.002 --long-steps 0 --all --out '";
   const auto env = [&](const char* cache) {
     return "SOURCE_DATE_EPOCH=1795000000 FASTMU_CACHE_SAMPLES=1000 FASTMU_CACHE='" +
            (dir_ / cache).string() + "' ";
@@ -327,9 +327,10 @@ TEST_F(StreamRun, TwoMpiRanksDrawOneProgressBarOverAllRanks) {
   const std::string mpirun = "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" " +
                              std::string(FASTMU_MPIEXEC) +
                              " -np 2 --oversubscribe --allow-run-as-root ";
-  const std::string base = " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
-                           (dir_ / "mu.csv").string() +
-                           "' --backend cpu --seed 5 --step 0.002 --chunk-rows 1000 --out '";
+  const std::string base =
+      " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
+      (dir_ / "mu.csv").string() +
+      "' --backend cpu --seed 5 --step 0.002 --long-steps 0 --chunk-rows 1000 --out '";
   const std::string env =
       "FASTMU_CACHE_SAMPLES=200 FASTMU_CACHE='" + (dir_ / "cache").string() + "' ";
   ASSERT_EQ(
@@ -372,7 +373,7 @@ TEST_F(StreamRun, TwoMpiRanksDrawOneProgressBarOverAllRanks) {
   EXPECT_NE(run("FASTMU_PROGRESS=1 " + env + mpirun,
                 " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
                     (dir_ / "bad.csv").string() +
-                    "' --backend cpu --step 0.002 --chunk-rows 500 --out '" +
+                    "' --backend cpu --step 0.002 --long-steps 0 --chunk-rows 500 --out '" +
                     (dir_ / "bad.h5").string() + "' --threads 1"),
             0);
   EXPECT_NE(log().find("column pdg"), std::string::npos) << log();
