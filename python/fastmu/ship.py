@@ -79,7 +79,7 @@ def _shape_geometry(params, world_material):
 def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="auto",
               world_material="G4_AIR", tables=None, cache=True, step=0.02, p_kill=0.18,
               max_steps=100000, threads=0, first_id=0, boundary_softening=0.0,
-              max_tangent=100.0, details=False):
+              max_tangent=100.0, details=False, long_steps=3):
     """The smooth objective of a design and its gradient in one pass.
 
     value = sum over muons crossing the sensitive plane (z = 82 m) of
@@ -107,6 +107,7 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     max_tangent [m/T]: a muon whose crossing point moves by more than this per
       tesla (a chaotic path) adds nothing to that magnet's gradient (bounds
       the variance: 99.9 % of the SHiP muons move by less than 10 m/T).
+    long_steps: as fastmu.transport (the long steps of fast muons; 0: none).
     Returns value (float) when gradient=False, else (value, grad) with grad
     of params' shape; with details=True a third item, a dict: hard (the hard
     count), seconds, steps, muon_value, muon_gradient (N, n_magnets), status,
@@ -141,7 +142,7 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
         max_steps=int(max_steps), smoothing=float(smoothing), plane=0,
         gradient=bool(gradient), threads=int(threads), first_id=int(first_id),
         per_muon=bool(details), boundary_softening=float(boundary_softening),
-        max_tangent=float(max_tangent))
+        max_tangent=float(max_tangent), long_steps=int(long_steps))
     value = float(r["value"])
     if not gradient:
         return (value, None, r) if details else value

@@ -78,7 +78,7 @@ def _as_geometry(geometry):
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
               max_steps=100000, all=False, field_map=None, threads=0, gpus=0, cache=True,
-              first_id=0, engine="fast"):
+              first_id=0, engine="fast", long_steps=3):
     """Transports muons through `geometry` by histogram sampling (engine="fast"),
     or with the detailed condensed-history engine (engine="detailed": the
     reference of `fastmu validate`, CPU, no tables; max_steps then counts
@@ -96,7 +96,9 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     cache: True (the default cache folder, see fastmu.table_cache_dir()),
       a folder, or False (a material without a given table is an error).
     backend: 'auto' (CUDA when built and a GPU is visible), 'cpu', 'cuda'.
-    step [m] (must match the tables), seed, p_kill [GeV/c], max_steps,
+    step [m] (must match the tables), long_steps (a fast muon's step doubles
+      up to this many times: from 2^k x 2.5 GeV/c it is 2^k times its
+      material's, from tables built for it; 0: never), seed, p_kill [GeV/c], max_steps,
       threads (CPU; 0 = all cores), gpus (CUDA; 0 = all visible GPUs; a
       batch given as GPU arrays stays on its own GPU): as `fastmu run`.
     field_map: a fastmu.FieldMap used instead of the geometry's field_map
@@ -137,7 +139,8 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     if cache is not True and cache is not False and cache is not None:
         cache = str(cache)
     options = dict(step=float(step), seed=int(seed), p_kill=float(p_kill),
-                   max_steps=int(max_steps), all=bool(all), threads=int(threads))
+                   max_steps=int(max_steps), all=bool(all), threads=int(threads),
+                   long_steps=int(long_steps))
     if int(gpus) < 0:
         raise Error(f"--gpus: {gpus} is negative")
     if isinstance(muons, str) or hasattr(muons, "__fspath__"):
@@ -184,7 +187,7 @@ def _transport_device(muons, geometry, tables, cache, backend, field_map, option
                   y="float32", z="float32", pdg="int32", weight="float32", status="int32",
                   plane="int32")
     kw = dict(step=options["step"], seed=options["seed"], p_kill=options["p_kill"],
-              max_steps=options["max_steps"])
+              max_steps=options["max_steps"], long_steps=options["long_steps"])
     if lib == "torch":
         import torch
         rows = muons.detach().to(torch.float32).contiguous()

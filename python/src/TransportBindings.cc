@@ -125,9 +125,14 @@ TransportResult run(const TransportParams& params, const MuonBatch& in, Backend 
 }
 
 // The step options of a Python call, checked as the command line checks them.
-StepOptions step_options(double step, std::uint64_t seed, double p_kill, long long max_steps) {
+StepOptions step_options(double step, std::uint64_t seed, double p_kill, long long max_steps,
+                         int long_steps = kDefaultLongSteps) {
   StepOptions options;
   options.step = static_cast<float>(step);
+  if (long_steps < 0 || long_steps > 8) {
+    throw Error("--long-steps: " + std::to_string(long_steps) + " is not in [0, 8]");
+  }
+  options.long_steps = long_steps;
   options.seed = seed;
   options.p_kill = static_cast<float>(p_kill);
   if (max_steps <= 0 || max_steps > 2147483647LL) {
@@ -231,10 +236,10 @@ void bind_transport(py::module_& m) {
          const std::vector<std::shared_ptr<TableParams>>& tables, const py::object& cache,
          const std::string& backend, std::shared_ptr<FieldMapParams> field_map, double step,
          std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads, int gpus,
-         std::uint64_t first_id) {
+         std::uint64_t first_id, int long_steps) {
         if (!geometry) throw Error("transport: geometry is None");
         const Backend requested = parse_backend(backend);
-        const StepOptions options = step_options(step, seed, p_kill, max_steps);
+        const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
         const MuonBatch in = batch_from_any(muons);
         const CacheChoice choice = cache_choice(cache);
         const bool with_plane = geometry->params->sensitive_planes().size() > 1;
@@ -250,16 +255,16 @@ void bind_transport(py::module_& m) {
       py::arg("muons"), py::arg("geometry"), py::arg("tables"), py::arg("cache"),
       py::arg("backend"), py::arg("field_map"), py::kw_only(), py::arg("step"), py::arg("seed"),
       py::arg("p_kill"), py::arg("max_steps"), py::arg("all"), py::arg("threads"),
-      py::arg("gpus") = 0, py::arg("first_id") = 0);
+      py::arg("gpus") = 0, py::arg("first_id") = 0, py::arg("long_steps") = kDefaultLongSteps);
   m.def(
       "_transport_device_ptrs",
       [](std::uintptr_t rows, std::size_t n, int ncol, const py::dict& columns,
          const std::shared_ptr<GeometryHandle>& geometry,
          const std::vector<std::shared_ptr<TableParams>>& tables, const py::object& cache,
          std::shared_ptr<FieldMapParams> field_map, double step, std::uint64_t seed, double p_kill,
-         long long max_steps, std::uintptr_t stream) {
+         long long max_steps, std::uintptr_t stream, int long_steps) {
         if (!geometry) throw Error("transport: geometry is None");
-        const StepOptions options = step_options(step, seed, p_kill, max_steps);
+        const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
         auto ptr = [&](const char* name) {
           if (!columns.contains(name))
             throw Error(std::string("transport: output column '") + name + "' missing");
@@ -302,6 +307,7 @@ void bind_transport(py::module_& m) {
       py::arg("rows"), py::arg("n"), py::arg("ncol"), py::arg("columns"), py::arg("geometry"),
       py::arg("tables"), py::arg("cache"), py::arg("field_map"), py::kw_only(), py::arg("step"),
       py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"), py::arg("stream"),
+      py::arg("long_steps") = kDefaultLongSteps,
       "Transports muons in GPU memory (row-major float32 (n, 7|8), device pointer `rows`) into "
       "the device columns given as pointers; returns whether a `plane` column is meaningful.");
   m.def(
@@ -312,10 +318,10 @@ void bind_transport(py::module_& m) {
          const CArray<double>& volume_dfield, const py::object& volume_field, double step,
          std::uint64_t seed, double p_kill, long long max_steps, double smoothing, int plane,
          bool gradient, int threads, std::uint64_t first_id, bool per_muon,
-         double boundary_softening, double max_tangent) {
+         double boundary_softening, double max_tangent, int long_steps) {
         if (!geometry) throw Error("objective: geometry is None");
         const Backend requested = parse_backend(backend);
-        const StepOptions options = step_options(step, seed, p_kill, max_steps);
+        const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
         const MuonBatch in = batch_from_any(muons);
         const CacheChoice choice = cache_choice(cache);
         FieldParameters fp;
@@ -379,6 +385,7 @@ void bind_transport(py::module_& m) {
       py::arg("max_steps"), py::arg("smoothing"), py::arg("plane"), py::arg("gradient"),
       py::arg("threads"), py::arg("first_id") = 0, py::arg("per_muon") = false,
       py::arg("boundary_softening") = 0.0, py::arg("max_tangent") = 100.0,
+      py::arg("long_steps") = kDefaultLongSteps,
       "The window objective and its gradient with respect to field parameters "
       "(fastmu.objective / fastmu.ship.objective).");
   m.def("_transport_params_builds", &resident_params_builds,
