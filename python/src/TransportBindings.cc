@@ -21,7 +21,6 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/field/FieldMapParams.hh"
 #include "fastmu/tables/TableCache.hh"
-#include "fastmu/transport/CpuTransport.hh"
 #include "fastmu/transport/CudaTransport.hh"
 #include "fastmu/transport/DetailedTransport.hh"
 #include "fastmu/transport/Examples.hh"
@@ -121,7 +120,7 @@ TransportResult run(const TransportParams& params, const MuonBatch& in, Backend 
   }
   HostTransportView host(params);
   set_field_map(host.view, field_map->host_view(), *field_map);
-  return transport_cpu(host.view, in, threads, first_id);
+  return transport_cpu_view(host.view, in, threads, first_id);
 }
 
 // The step options of a Python call, checked as the command line checks them.

@@ -95,6 +95,11 @@ std::vector<int> first_devices(int gpus) {
 
 }  // namespace
 
+TransportResult transport_cpu_view(const TransportView& view, const MuonBatch& in, int threads,
+                                   std::uint64_t first_id) {
+  return transport_cpu(view, in, threads, first_id);
+}
+
 TransportResult transport(const TransportParams& params, const MuonBatch& in, Backend backend,
                           int threads, std::uint64_t first_id, TransportStats* stats, int gpus,
                           ResultRows rows) {
@@ -133,7 +138,7 @@ void transport_into(TransportResult& result, const TransportParams& params, cons
     result.first_id = first_id;
   } else {
     const HostTransportView host(params);
-    result = transport_cpu(host.view, in, threads, first_id);
+    result = transport_cpu_view(host.view, in, threads, first_id);
     tally(result, st);
     if (rows == ResultRows::at_plane) keep_at_plane(result);
   }

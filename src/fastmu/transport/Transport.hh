@@ -46,6 +46,12 @@ struct TransportStats {
 // ids (TransportResult::id). On the GPU the inputs stay resident between
 // calls with the same params (CudaSession.hh) and the batch streams through
 // pinned buffers on several streams per GPU (cuda::transport_streamed).
+// The CPU transport of a view (transport_cpu, CpuTransport.hh, compiled once
+// here): callers that assemble their own view (a replaced field map) run the
+// same instructions as transport(), so their results agree bit for bit.
+TransportResult transport_cpu_view(const TransportView& view, const MuonBatch& in, int threads,
+                                   std::uint64_t first_id = 0);
+
 TransportResult transport(const TransportParams& params, const MuonBatch& in, Backend backend,
                           int threads = 0, std::uint64_t first_id = 0,
                           TransportStats* stats = nullptr, int gpus = 0,
