@@ -22,14 +22,16 @@ def main():
     ap.add_argument("--boundary-softening", type=float, default=0.0)
     ap.add_argument("--max-tangent", type=float, default=100.0)
     ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--long-steps", type=int, default=3, help="as fastmu run --long-steps")
     args = ap.parse_args()
     p = fastmu.ship.parameters("warm_baseline")
     mu = fastmu.ship.muons(args.n, seed=1)
-    opt = dict(seed=1, smoothing=args.smoothing, backend="cpu", threads=args.threads)
+    opt = dict(seed=1, smoothing=args.smoothing, backend="cpu", threads=args.threads,
+               long_steps=args.long_steps)
     fastmu.ship.objective(mu[:100], p, **opt)  # tables and geometry loaded
     t = time.time()
     out = fastmu.transport(mu, fastmu.ship.geometry(p), seed=1, backend="cpu", all=True,
-                           threads=args.threads)
+                           threads=args.threads, long_steps=args.long_steps)
     tf = time.time() - t
     t = time.time()
     fastmu.ship.objective(mu, p, gradient=False, **opt)
