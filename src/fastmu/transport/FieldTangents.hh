@@ -248,13 +248,9 @@ struct FieldTangents {
   }
 
  private:
-  // d(kappa u x B) = dkappa u x B + kappa (du x B + u x dB), with the stage's
-  // primal force ku = kappa u x B (so dkappa u x B = (dkappa / kappa) ku, the
-  // same for every parameter) and kappa u x dB given (zero but for the
-  // parameter of the volume's field): one cross product per parameter.
-  FASTMU_HD static FASTMU_FORCEINLINE Vec3f dforce(float kappa, float dln_kappa, Vec3f ku, Vec3f du,
-                                                   Vec3f b, Vec3f kudb) {
-    return dln_kappa * ku + kappa * cross(du, b) + kudb;
+  FASTMU_HD static FASTMU_FORCEINLINE Vec3f dforce(float kappa, float dkappa, Vec3f u, Vec3f du,
+                                                   Vec3f b, Vec3f db) {
+    return dkappa * cross(u, b) + kappa * (cross(du, b) + cross(u, db));
   }
 
   // One RK4 step as rk4_step, with the tangents; returns the primal end.
@@ -284,21 +280,17 @@ struct FieldTangents {
                       static_cast<double>(uraw.z) * uraw.z;
     const float inv = static_cast<float>(1.0 / sqrt(uu));
     out.u = inv * uraw;
-    // kappa u_i x dB of each stage, for the parameter kb of the volume's field.
-    const Vec3f e1 = kappa * cross(s.u, db), e2 = kappa * cross(u2, db);
-    const Vec3f e3 = kappa * cross(u3, db), e4 = kappa * cross(u4, db);
-    const Vec3f zero{};
     for (std::int32_t k = 0; k < params.n_params; ++k) {
-      const float dln_kappa = -dpm[k] * inv_pm;  // dkappa / kappa
-      const bool own = k == kb;
+      const float dkappa = -kappa * dpm[k] * inv_pm;
+      const Vec3f dbk = k == kb ? db : Vec3f{};
       const Vec3f d1 = du[k];
-      const Vec3f dk1 = dforce(kappa, dln_kappa, k1u, d1, b1, own ? e1 : zero);
+      const Vec3f dk1 = dforce(kappa, dkappa, s.u, d1, b1, dbk);
       const Vec3f d2 = d1 + h2 * dk1;
-      const Vec3f dk2 = dforce(kappa, dln_kappa, k2u, d2, b2, own ? e2 : zero);
+      const Vec3f dk2 = dforce(kappa, dkappa, u2, d2, b2, dbk);
       const Vec3f d3 = d1 + h2 * dk2;
-      const Vec3f dk3 = dforce(kappa, dln_kappa, k3u, d3, b3, own ? e3 : zero);
+      const Vec3f dk3 = dforce(kappa, dkappa, u3, d3, b3, dbk);
       const Vec3f d4 = d1 + h * dk3;
-      const Vec3f dk4 = dforce(kappa, dln_kappa, k4u, d4, b4, own ? e4 : zero);
+      const Vec3f dk4 = dforce(kappa, dkappa, u4, d4, b4, dbk);
       dr[k] += h6 * (d1 + 2.0f * d2 + 2.0f * d3 + d4);
       const Vec3f draw = d1 + h6 * (dk1 + 2.0f * dk2 + 2.0f * dk3 + dk4);
       du[k] = inv * (draw - dot(out.u, draw) * out.u);
