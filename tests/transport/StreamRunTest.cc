@@ -206,16 +206,22 @@ TEST_F(StreamRun, SameOutputForAnyChunkSizeAndMemoryBound) {
   EXPECT_FALSE(std::filesystem::exists(none));
 }
 
+#ifdef FASTMU_MPIEXEC
+// The command prefix of two ranks on this machine (oversubscribed, as root in
+// CI). OpenMPI does not free all it allocates before exit: LeakSanitizer (the
+// sanitizer build) would fail the ranks, so leak checks are off for them.
+std::string mpirun_two_ranks() {
+  return "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" " + std::string(FASTMU_MPIEXEC) +
+         " -np 2 --oversubscribe --allow-run-as-root ";
+}
+#endif
+
 TEST_F(StreamRun, TwoMpiRanksWriteTheOneProcessFile) {
 #ifndef FASTMU_MPIEXEC
   GTEST_SKIP() << "built without MPI";
 #else
   if (!std::filesystem::exists(FASTMU_MPIEXEC)) GTEST_SKIP() << FASTMU_MPIEXEC << " not found";
-  // OpenMPI does not free all it allocates before exit: LeakSanitizer (the
-  // sanitizer build) would fail the ranks, so leak checks are off for them.
-  const std::string mpirun = "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" " +
-                             std::string(FASTMU_MPIEXEC) +
-                             " -np 2 --oversubscribe --allow-run-as-root ";
+  const std::string mpirun = mpirun_two_ranks();
   const std::string in = (dir_ / "mu.csv").string();
   for (const char* ext : {".h5", ".csv"}) {
     const auto one = dir_ / (std::string("one") + ext);
@@ -258,9 +264,7 @@ TEST_F(StreamRun, TwoMpiRanksShareTheCacheBuilds) {
   GTEST_SKIP() << "built without MPI";
 #else
   if (!std::filesystem::exists(FASTMU_MPIEXEC)) GTEST_SKIP() << FASTMU_MPIEXEC << " not found";
-  const std::string mpirun = "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" " +
-                             std::string(FASTMU_MPIEXEC) +
-                             " -np 2 --oversubscribe --allow-run-as-root ";
+  const std::string mpirun = mpirun_two_ranks();
   // A 2 mm step for iron: its table and one ladder entry (1 mm), 1000 samples
   // per momentum bin.
   const std::string base = " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
@@ -324,9 +328,7 @@ TEST_F(StreamRun, TwoMpiRanksDrawOneProgressBarOverAllRanks) {
   GTEST_SKIP() << "built without MPI";
 #else
   if (!std::filesystem::exists(FASTMU_MPIEXEC)) GTEST_SKIP() << FASTMU_MPIEXEC << " not found";
-  const std::string mpirun = "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" " +
-                             std::string(FASTMU_MPIEXEC) +
-                             " -np 2 --oversubscribe --allow-run-as-root ";
+  const std::string mpirun = mpirun_two_ranks();
   const std::string base =
       " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
       (dir_ / "mu.csv").string() +
