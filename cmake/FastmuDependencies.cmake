@@ -1,6 +1,7 @@
 # Third-party dependencies, all from Debian packages (see README).
 find_package(Threads REQUIRED)
 find_package(HDF5 REQUIRED COMPONENTS C)
+find_package(ZLIB REQUIRED)  # tables' compressed chunks inflated on all cores (io/Hdf5Chunks)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(nlohmann_json 3.10 CONFIG REQUIRED)
 find_package(fmt CONFIG REQUIRED)

@@ -52,10 +52,17 @@ void pick_rank_gpu() {
       }
     }
   } else {
-    for (int d = 0; d < 64; ++d) {
-      if (std::filesystem::exists("/dev/nvidia" + std::to_string(d)))
-        visible.push_back(std::to_string(d));
+    // CUDA numbers the devices it sees 0..n-1, whatever the /dev/nvidiaK
+    // numbers (a container may hold /dev/nvidia3 and /dev/nvidia5 only).
+    std::size_t count = 0;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator("/dev", ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name.size() > 6 && name.compare(0, 6, "nvidia") == 0 &&
+          name.find_first_not_of("0123456789", 6) == std::string::npos)
+        ++count;
     }
+    for (std::size_t d = 0; d < count; ++d) visible.push_back(std::to_string(d));
   }
   if (visible.empty()) return;
   const std::size_t pick = static_cast<std::size_t>(std::atoi(local)) % visible.size();

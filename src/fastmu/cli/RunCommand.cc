@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -133,6 +134,29 @@ void print_stats(const StreamTotals& t, int threads) {
       static_cast<unsigned long long>(c[4]));
 }
 
+// Where the run's time went: the stages overlap (reading, transport and
+// writing each on their own thread), so the busy times need not add up.
+struct RunTimes {
+  double setup = 0;   // geometry and tables (built into the cache if missing)
+  double output = 0;  // closing the output file (joining the ranks' parts)
+  double whole = 0;   // the run command, set-up to closed output
+};
+
+void print_times(const StreamTotals& t, const RunTimes& rt, const RunArgs& a) {
+  std::error_code ec;
+  const auto in = std::filesystem::file_size(a.muons, ec);
+  const double in_gb = ec ? 0.0 : static_cast<double>(in) / 1e9;
+  const auto out = std::filesystem::file_size(a.out, ec);
+  const double out_gb = ec ? 0.0 : static_cast<double>(out) / 1e9;
+  std::printf(
+      "time: set-up %.3f s (geometry, tables), stream %.3f s (%s set-up %.3f s; busy: reading "
+      "%.3f s, transport %.3f s, writing %.3f s), output %.3f s; %.3f s in all, %.2f GB in + "
+      "%.2f GB out = %.2f GB/s\n",
+      rt.setup, t.wall_seconds, t.backend == Backend::cuda ? "GPU" : "CPU", t.prepare_seconds,
+      t.read_seconds, t.transport_seconds, t.write_seconds, rt.output, rt.whole, in_gb, out_gb,
+      rt.whole > 0 ? (in_gb + out_gb) / rt.whole : 0.0);
+}
+
 void print_stats(const TransportResult& r, const TransportStats& st, int threads) {
   const double n = static_cast<double>(r.size());
   const std::string where = st.backend == Backend::cuda
@@ -201,7 +225,23 @@ void run_files(const RunArgs& a) {
   if (a.engine == "detailed") return run_detailed_files(a);
   if (a.engine != "fast")
     throw Error(fmt::format("--engine: '{}' is not fast or detailed", a.engine));
+  const auto t_run = std::chrono::steady_clock::now();
+  const auto since = [](std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  RunTimes times;
   const Backend backend = resolve_backend(parse_backend(a.backend));  // before any table build
+  // The GPUs' contexts start while the geometry and tables load.
+  struct JoinOnExit {
+    std::thread thread;
+    ~JoinOnExit() {
+      if (thread.joinable()) thread.join();
+    }
+  } contexts;
+  if (backend == Backend::cuda) {
+    const int gpus = mpi::active() ? 1 : resolve_gpu_count(a.gpus);
+    contexts.thread = std::thread([gpus] { cuda::start_devices(gpus); });
+  }
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
   std::shared_ptr<const GeometryParams> geometry;
@@ -219,6 +259,7 @@ void run_files(const RunArgs& a) {
   params = std::make_unique<TransportParams>(
       make_transport_params(geometry, materials, given, &cache, opt, material_steps(a)));
   const OutputLayout layout{a.all, geometry->sensitive_planes().size() > 1};
+  times.setup = since(t_run);
 
   std::uint64_t job = mpi::rank() == 0 ? static_cast<std::uint64_t>(::getpid()) : 0;
   mpi::sum(&job, 1);
@@ -246,8 +287,12 @@ void run_files(const RunArgs& a) {
     so.begin = mpi::active() ? mpi::split(n, mpi::rank()) : 0;
     so.end = mpi::active() ? mpi::split(n, mpi::rank() + 1) : n;
     // CPU: chunks small enough that reading and writing overlap the
-    // transport; CUDA: large enough to fill the GPU.
-    so.chunk_rows = backend == Backend::cuda ? std::size_t(1) << 22 : std::size_t(1) << 19;
+    // transport; CUDA: large enough to fill every GPU (a chunk ends with the
+    // GPUs waiting for the slowest, so fewer, larger chunks with more GPUs).
+    so.chunk_rows =
+        backend == Backend::cuda
+            ? (std::size_t(1) << 22) * static_cast<std::size_t>(resolve_gpu_count(so.gpus))
+            : std::size_t(1) << 19;
     if (a.chunk_rows > 0) {
       so.chunk_rows = a.chunk_rows;
     } else if (max_memory > 0) {
@@ -263,8 +308,11 @@ void run_files(const RunArgs& a) {
                                            a.threads, MuonWriter::Mode::part, a.out)
             : std::make_unique<MuonWriter>(a.out, layout, compression, a.threads);
     totals = transport_stream(*params, reader, *writer, so);
+    const auto t_commit = std::chrono::steady_clock::now();
     writer->commit();
+    times.output = since(t_commit);
   });
+  const auto t_join = std::chrono::steady_clock::now();
   if (mpi::active()) {
     // Rank 0 joins the parts in rank order; the parts go in every case.
     mpi::collective([&] {
@@ -290,10 +338,16 @@ void run_files(const RunArgs& a) {
     for (int k = 0; k < 5; ++k) totals.by_status[k] = counts[2 + k];
     totals.transport_seconds = mpi::max(totals.transport_seconds);
     totals.kernel_seconds = mpi::max(totals.kernel_seconds);
+    for (double* v : {&totals.prepare_seconds, &totals.read_seconds, &totals.write_seconds,
+                      &totals.wall_seconds, &times.setup})
+      *v = mpi::max(*v);
+    times.output = mpi::max(times.output + since(t_join));
   }
+  times.whole = since(t_run);
   bar->finish(static_cast<std::size_t>(totals.rows));
   if (mpi::rank() == 0) {
     print_stats(totals, a.threads);
+    print_times(totals, times, a);
     std::printf("wrote %s\n", a.out.c_str());
   }
 }

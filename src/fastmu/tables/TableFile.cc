@@ -9,7 +9,9 @@
 #include <hdf5.h>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Parallel.hh"
 #include "fastmu/io/AtomicOutput.hh"
+#include "fastmu/io/Hdf5Chunks.hh"
 #include "fastmu/tables/MomentumBinning.hh"
 
 namespace fastmu {
@@ -125,7 +127,8 @@ struct Reader {
     std::size_t total = 1;
     for (hsize_t d : want) total *= d;
     std::vector<T> out(total);
-    if (H5Dread(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
+    if (!io::h5::read_deflated_chunks(ds.get(), mem_type, sizeof(T), out.data(), path.c_str()) &&
+        H5Dread(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
       fail(std::string("cannot read dataset /") + name + " (wrong type?)");
     }
     if constexpr (std::is_floating_point_v<T>) {
@@ -326,7 +329,9 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   const auto thr = r.dataset<float>("alias_threshold", H5T_NATIVE_FLOAT, {n, nx1, ny1});
   const auto idx = r.dataset<std::int32_t>("alias_index", H5T_NATIVE_INT32, {n, nx1, ny1});
   d.cells.resize(thr.size());
-  for (std::size_t i = 0; i < thr.size(); ++i) d.cells[i] = {thr[i], idx[i]};
+  parallel_for_chunks(thr.size(), 0, std::size_t(1) << 20, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) d.cells[i] = {thr[i], idx[i]};
+  });
   d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {n, nx1, ny1});
   d.samples_per_bin = r.dataset<std::uint64_t>("samples_per_bin", H5T_NATIVE_UINT64, {n});
   d.mean_loss = r.dataset<double>("mean_loss", H5T_NATIVE_DOUBLE, {n});

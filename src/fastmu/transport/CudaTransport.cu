@@ -156,13 +156,16 @@ struct ObjectiveMuons {
   std::int32_t *status, *steps;
 };
 
-// Four blocks per SM (at most 128 registers): the tangents would take ~136
-// and leave three.
-__global__ void __launch_bounds__(kTransportBlock, 4)
+// The value-only pass is compiled apart, without tangents, with the forward
+// kernel's bound. With tangents: four blocks per SM (at most 128 registers;
+// three or two blocks, measured on one H200, were 3-12 % slower).
+template <int kMinBlocks, bool kGradient>
+__global__ void __launch_bounds__(kTransportBlock, kMinBlocks)
     objective_kernel(const __grid_constant__ TransportView view,
                      const __grid_constant__ FieldParameterView fp, ObjectiveMuons m,
                      MuonQueue queue, std::uint64_t first_id, std::int32_t plane, double smoothing,
-                     bool gradient, double max_tangent) {
+                     double max_tangent) {
+  constexpr bool gradient = kGradient;
   MuonTrack t;
   FieldTangents tan;
   const std::int32_t np = gradient ? fp.n_params : 0;
@@ -276,6 +279,12 @@ const char* device_name() {
     if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) name = prop.name;
   }
   return name.c_str();
+}
+
+void start_devices(int count) {
+  for (int d = 0; d < count; ++d) {
+    if (cudaSetDevice(d) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) cudaGetLastError();
+  }
 }
 
 DeviceArena::~DeviceArena() {
@@ -859,9 +868,16 @@ WindowObjectiveResult window_objective(const TransportView& view, const FieldPar
   m.status = const_cast<std::int32_t*>(arena.copy(r.status.data(), n));
   m.steps = const_cast<std::int32_t*>(arena.copy(steps.data(), n));
   QueueCounter counter(nullptr);
-  objective_kernel<<<queue_grid(objective_kernel, kTransportBlock, n), kTransportBlock>>>(
-      view, fp, m, MuonQueue{counter.next, n}, options.first_id, options.plane, options.smoothing,
-      options.gradient, options.max_tangent);
+  auto launch = [&](auto kernel) {
+    kernel<<<queue_grid(kernel, kTransportBlock, n), kTransportBlock>>>(
+        view, fp, m, MuonQueue{counter.next, n}, options.first_id, options.plane, options.smoothing,
+        options.max_tangent);
+  };
+  if (options.gradient) {
+    launch(objective_kernel<4, true>);
+  } else {
+    launch(objective_kernel<kTransportBlocksPerSm, false>);
+  }
   FASTMU_CUDA_CHECK(cudaGetLastError());
   FASTMU_CUDA_CHECK(cudaDeviceSynchronize());
   FASTMU_CUDA_CHECK(

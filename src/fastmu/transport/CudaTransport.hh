@@ -23,6 +23,10 @@ void set_device(int index);
 int current_device();
 // Name of device 0, for reports ("" without CUDA).
 const char* device_name();
+// Creates the primary contexts of devices 0..count-1 (a few hundred ms each),
+// so that a caller can have it done on a thread of its own while it loads
+// tables. Errors are left for the first real use to report.
+void start_devices(int count);
 
 // Device memory for the views: copies host arrays to the GPU and frees them
 // all when destroyed. Every CUDA call is checked (fastmu::Error on failure).

@@ -1,6 +1,7 @@
 #include "fastmu/transport/MuonStream.hh"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -60,27 +61,29 @@ class Handoff {
   bool closed_ = false;
 };
 
-// Results that the writer has finished with, handed back so that the next
-// chunk's transport reuses their memory (no allocation or page faults after
-// the first chunks).
-class SparePool {
+// Buffers a stage has finished with, handed back so that the next chunk
+// reuses their memory (no allocation or page faults after the first chunks):
+// results the writer has written, input chunks the transport has read.
+template <class T>
+class Pool {
  public:
-  void give(TransportResult&& r) {
+  void give(T&& r) {
     std::lock_guard<std::mutex> lock(m_);
     spare_.push_back(std::move(r));
   }
-  TransportResult take() {
+  T take() {
     std::lock_guard<std::mutex> lock(m_);
-    if (spare_.empty()) return TransportResult{};
-    TransportResult r = std::move(spare_.back());
+    if (spare_.empty()) return T{};
+    T r = std::move(spare_.back());
     spare_.pop_back();
     return r;
   }
 
  private:
   std::mutex m_;
-  std::vector<TransportResult> spare_;
+  std::vector<T> spare_;
 };
+using SparePool = Pool<TransportResult>;
 
 struct Chunk {
   MuonBatch muons;
@@ -95,6 +98,11 @@ struct Transported {
 
 constexpr std::size_t kMinChunkRows = 4096;
 
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
 }  // namespace
 
 StreamTotals transport_stream(const TransportParams& params, MuonReader& reader, MuonWriter& writer,
@@ -103,6 +111,7 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
   Handoff<Chunk> inputs;
   Handoff<Transported> outputs;
   SparePool spare;
+  Pool<MuonBatch> spare_inputs;
   std::exception_ptr error;
   std::mutex error_mutex;
   auto fail = [&] {
@@ -114,17 +123,25 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
     outputs.abort();
   };
 
+  const auto t_stream = Clock::now();
+  double read_seconds = 0, write_seconds = 0;  // each written by its own thread only
   std::thread read_thread([&] {
     try {
+      const auto t_seek = Clock::now();
       reader.seek(options.begin);
+      read_seconds += seconds_since(t_seek);
       for (;;) {
         const std::uint64_t row = reader.position();
         if (row >= options.end) break;
         Chunk c;
+        c.muons = spare_inputs.take();  // no fresh pages after the first chunks
         c.first_id = row;
         const auto want =
             static_cast<std::size_t>(std::min<std::uint64_t>(chunk, options.end - row));
-        if (!reader.read(want, c.muons)) break;
+        const auto t_read = Clock::now();
+        const bool more = reader.read(want, c.muons);
+        read_seconds += seconds_since(t_read);
+        if (!more) break;
         if (!inputs.push(std::move(c))) return;
       }
       inputs.close();
@@ -138,7 +155,9 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
       while (auto r = outputs.pop()) {
         // Progress counts muons transported, whether or not their rows are kept.
         const std::size_t n = r->muons_in;
+        const auto t_write = Clock::now();
         writer.append(r->result);
+        write_seconds += seconds_since(t_write);
         spare.give(std::move(r->result));
         if (options.on_rows) options.on_rows(n);
       }
@@ -151,13 +170,16 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
   try {
     // GPU contexts, resident params and pinned buffers are set up while the
     // reader fills the first chunk.
+    const auto t_prepare = Clock::now();
     prepare_transport(params, options.backend, chunk, options.gpus);
+    totals.prepare_seconds = seconds_since(t_prepare);
     while (auto c = inputs.pop()) {
       TransportStats stats;
       Transported t{spare.take(), c->muons.size()};
       transport_into(t.result, params, c->muons, options.backend, options.threads, c->first_id,
                      &stats, options.gpus, options.rows);
-      c.reset();  // the input chunk is no longer needed while the result waits
+      spare_inputs.give(std::move(c->muons));  // not needed while the result waits
+      c.reset();
       totals.rows += stats.muons;
       totals.steps += stats.steps;
       totals.transport_seconds += stats.seconds;
@@ -175,6 +197,9 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
   write_thread.join();
   if (error) std::rethrow_exception(error);
   totals.written = writer.rows();
+  totals.read_seconds = read_seconds;
+  totals.write_seconds = write_seconds;
+  totals.wall_seconds = seconds_since(t_stream);
   return totals;
 }
 

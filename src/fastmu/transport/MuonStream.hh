@@ -34,6 +34,12 @@ struct StreamTotals {
   std::uint64_t steps = 0;       // muon-steps
   double transport_seconds = 0;  // sum of transport() wall times
   double kernel_seconds = 0;     // sum of the transports' kernel times (CPU: = transport)
+  // Where a stream's wall time goes (each stage runs on its own thread, so
+  // the busy times overlap): GPU set-up, reading and writing busy time.
+  double prepare_seconds = 0;  // GPU contexts, resident tables, pinned buffers
+  double read_seconds = 0;     // reader busy (decoding the input included)
+  double write_seconds = 0;    // writer busy (encoding the output included)
+  double wall_seconds = 0;     // the whole stream, first read to last write
   std::uint64_t by_status[5] = {};
   Backend backend = Backend::cpu;
   int gpus = 0;

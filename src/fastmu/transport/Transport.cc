@@ -176,6 +176,7 @@ void prepare_streamed(const std::vector<GpuTarget>&, std::size_t, const Streamed
   throw Error("this fastmu was built without CUDA");
 }
 const char* device_name() { return ""; }
+void start_devices(int) {}
 DeviceArena::~DeviceArena() = default;
 const void* DeviceArena::copy_bytes(const void*, std::size_t) {
   throw Error("this fastmu was built without CUDA");

@@ -1,0 +1,122 @@
+#include "fastmu/io/Hdf5Chunks.hh"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "fastmu/core/Error.hh"
+#include "fastmu/core/Parallel.hh"
+#include "fastmu/io/Hdf5.hh"
+
+namespace fastmu::io::h5 {
+namespace {
+
+// Whether the pipeline is deflate, optionally preceded by shuffle (the
+// order HDF5 applies them when writing), and nothing else.
+bool deflate_pipeline(hid_t dcpl, bool& shuffled) {
+  const int n = H5Pget_nfilters(dcpl);
+  shuffled = false;
+  if (n < 1 || n > 2) return false;
+  for (int i = 0; i < n; ++i) {
+    unsigned flags = 0, config = 0;
+    std::size_t nvalues = 8;
+    unsigned values[8];
+    char name[64];
+    const H5Z_filter_t f = H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &nvalues, values,
+                                          sizeof name, name, &config);
+    if (n == 2 && i == 0 && f == H5Z_FILTER_SHUFFLE) {
+      shuffled = true;
+    } else if (i == n - 1 && f == H5Z_FILTER_DEFLATE) {
+      // the last filter
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// HDF5's shuffle puts byte j of every element together; undo it.
+void unshuffle(const unsigned char* in, unsigned char* out, std::size_t bytes, std::size_t size) {
+  const std::size_t n = bytes / size;
+  for (std::size_t j = 0; j < size; ++j) {
+    const unsigned char* plane = in + j * n;
+    for (std::size_t i = 0; i < n; ++i) out[i * size + j] = plane[i];
+  }
+  std::memcpy(out + n * size, in + n * size, bytes - n * size);
+}
+
+}  // namespace
+
+bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_size, void* out,
+                          const char* source, int threads) {
+  Handle dcpl(H5Dget_create_plist(dataset));
+  if (!dcpl.valid() || H5Pget_layout(dcpl.get()) != H5D_CHUNKED) return false;
+  bool shuffled = false;
+  if (!deflate_pipeline(dcpl.get(), shuffled)) return false;
+  Handle ftype(H5Dget_type(dataset));
+  if (!ftype.valid() || H5Tequal(ftype.get(), native_type) <= 0 ||
+      H5Tget_size(ftype.get()) != element_size) {
+    return false;
+  }
+  Handle space(H5Dget_space(dataset));
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 1 || rank > 8) return false;
+  hsize_t dims[8], chunk[8];
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  if (H5Pget_chunk(dcpl.get(), rank, chunk) != rank) return false;
+  // Chunks of whole rows: chunk k holds the elements [k c, (k + 1) c).
+  std::size_t row_elements = 1;
+  for (int d = 1; d < rank; ++d) {
+    if (chunk[d] != dims[d]) return false;
+    row_elements *= dims[d];
+  }
+  if (chunk[0] < 1) return false;
+  const std::size_t nchunks = (dims[0] + chunk[0] - 1) / chunk[0];
+  const std::size_t chunk_bytes = chunk[0] * row_elements * element_size;
+  const std::size_t total_bytes = dims[0] * row_elements * element_size;
+
+  // The compressed chunks, read in order (HDF5 is not called from threads).
+  std::vector<std::vector<unsigned char>> raw(nchunks);
+  for (std::size_t k = 0; k < nchunks; ++k) {
+    hsize_t offset[8] = {};
+    offset[0] = k * chunk[0];
+    hsize_t stored = 0;
+    if (H5Dget_chunk_storage_size(dataset, offset, &stored) < 0 || stored == 0) return false;
+    raw[k].resize(stored);
+    std::uint32_t mask = 0;
+    if (H5Dread_chunk(dataset, H5P_DEFAULT, offset, &mask, raw[k].data()) < 0) return false;
+    if (mask != 0) return false;  // a filter was skipped for this chunk
+  }
+  auto* dst = static_cast<unsigned char*>(out);
+  parallel_for_chunks(nchunks, threads, 1, [&](std::size_t begin, std::size_t end) {
+    std::vector<unsigned char> plain(chunk_bytes);
+    for (std::size_t k = begin; k < end; ++k) {
+      uLongf got = static_cast<uLongf>(chunk_bytes);
+      const int rc =
+          uncompress(plain.data(), &got, raw[k].data(), static_cast<uLong>(raw[k].size()));
+      // A chunk past the end holds a whole chunk's bytes; only its rows in the
+      // dataset are kept.
+      if (rc != Z_OK || got != chunk_bytes) {
+        throw Error(std::string(source) + ": corrupt compressed chunk " + std::to_string(k));
+      }
+      const std::size_t at = k * chunk_bytes;
+      const std::size_t keep = std::min(chunk_bytes, total_bytes - at);
+      if (shuffled && keep == chunk_bytes) {
+        unshuffle(plain.data(), dst + at, chunk_bytes, element_size);
+      } else if (shuffled) {
+        std::vector<unsigned char> whole(chunk_bytes);
+        unshuffle(plain.data(), whole.data(), chunk_bytes, element_size);
+        std::memcpy(dst + at, whole.data(), keep);
+      } else {
+        std::memcpy(dst + at, plain.data(), keep);
+      }
+    }
+  });
+  return true;
+}
+
+}  // namespace fastmu::io::h5
