@@ -18,18 +18,7 @@ log=$out/process_bench.log
 bin=$stage/bin
 n_large=${1:-40000000}
 n_huge=${2:-200000000}
-# Wall time and peak RSS of one process, printed after its own output.
-timed() {
-  echo "\$ $*" | tee -a "$log"
-  python3 - "$@" <<'PY' 2>&1 | tee -a "$log"
-import resource, subprocess, sys, time
-t = time.perf_counter()
-rc = subprocess.run(sys.argv[1:]).returncode
-wall = time.perf_counter() - t
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(f"process: rc {rc}, wall {wall:.3f} s, peak RSS {rss:.0f} MB", flush=True)
-PY
-}
+source "$(dirname "$0")/timing.sh"
 size_gb() { python3 -c "import os,sys; print(f'{os.path.getsize(sys.argv[1])/1e9:.3f} GB')" "$1"; }
 
 { date -u; nproc; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv; df -h "$work" | tail -1; } 2>&1 | tee "$log"

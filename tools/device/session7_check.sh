@@ -4,7 +4,8 @@
 #  1. the CUDA transport and gradient tests;
 #  2. the value-and-gradient pass against the forward pass (fastmu_bench,
 #     SHiP-like warm_baseline, 1e6 muons) for each launch bound of the
-#     gradient kernel (FASTMU_OBJECTIVE_MIN_BLOCKS), alternating, twice;
+#     gradient kernel (FASTMU_OBJECTIVE_MIN_BLOCKS, an experiment build
+#     of session 7 only; later builds ignore it), alternating, twice;
 #  3. whole `fastmu run` processes, HDF5 in and out, 4e7 SHiP-like and
 #     iron-block muons, with the run's own time breakdown.
 #   usage: bash .device/session7_check.sh [N_RUN=40000000]
@@ -18,18 +19,7 @@ export FASTMU_PROGRESS=0 FASTMU_REFERENCE_DIR=$PWD/.device/reference
 log=$out/session7.log
 bin=$PWD/.device/bin
 n_run=${1:-40000000}
-run() { echo "\$ $*" | tee -a "$log"; "$@" 2>&1 | tee -a "$log"; }
-timed() {
-  echo "\$ $*" | tee -a "$log"
-  python3 - "$@" <<'PY' 2>&1 | tee -a "$log"
-import resource, subprocess, sys, time
-t = time.perf_counter()
-rc = subprocess.run(sys.argv[1:]).returncode
-wall = time.perf_counter() - t
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(f"process: rc {rc}, wall {wall:.3f} s, peak RSS {rss:.0f} MB", flush=True)
-PY
-}
+source "$(dirname "$0")/timing.sh"
 { date -u; nproc; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv; } 2>&1 | tee "$log"
 timeout 150 "$bin/fastmu" bench --backend cuda --case all --n 1000 --repeat 1 --gpus 1 >"$out/warm.log" 2>&1
 echo "== tests $(date -u +%T)" | tee -a "$log"
@@ -41,7 +31,7 @@ echo "== objective cost $(date -u +%T)" | tee -a "$log"
 for rep in 1 2; do
   for b in 4 3 2; do
     FASTMU_OBJECTIVE_MIN_BLOCKS=$b run "$bin/fastmu_bench" --benchmark_filter='Ship.*/1000000/1' \
-      --benchmark_min_time=2s
+      --benchmark_min_time=2
   done
 done
 echo "== processes $(date -u +%T)" | tee -a "$log"

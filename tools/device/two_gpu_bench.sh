@@ -17,19 +17,7 @@ source .device/openmpi_env.sh
 log=$out/two_gpu_bench.log
 bin=$PWD/.device/bin
 n_run=${1:-40000000}
-run() { echo "\$ $*" | tee -a "$log"; "$@" 2>&1 | tee -a "$log"; }
-# Wall time and peak RSS of one process (all its ranks), printed after its output.
-timed() {
-  echo "\$ $*" | tee -a "$log"
-  python3 - "$@" <<'PY' 2>&1 | tee -a "$log"
-import resource, subprocess, sys, time
-t = time.perf_counter()
-rc = subprocess.run(sys.argv[1:]).returncode
-wall = time.perf_counter() - t
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(f"process: rc {rc}, wall {wall:.3f} s, peak RSS {rss:.0f} MB", flush=True)
-PY
-}
+source "$(dirname "$0")/timing.sh"
 { date -u; nproc; grep -m1 "model name" /proc/cpuinfo; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
   ls /dev | grep nvidia | tr '\n' ' '; echo; mpirun --version | head -1; } 2>&1 | tee "$log"
 # Tables into the cache once (long-step ladders included).
