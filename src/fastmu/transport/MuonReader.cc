@@ -581,8 +581,9 @@ bool MuonReader::read(std::size_t max_rows, MuonBatch& out) {
   Impl& m = *impl_;
   // Every row read is stored whole, so a reused batch of the same size is
   // not cleared first (no memset of a chunk's worth of columns per read).
-  const std::size_t n =
-      max_rows == 0 ? 0 : m.csv ? m.csv_next(max_rows, &out) : m.hdf5_next(max_rows, out);
+  const std::size_t n = max_rows == 0 ? 0
+                        : m.csv       ? m.csv_next(max_rows, &out)
+                                      : m.hdf5_next(max_rows, out);
   if (n == 0) out.resize(0);
   return n > 0;
 }
