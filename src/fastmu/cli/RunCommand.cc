@@ -2,7 +2,6 @@
 // its built-in examples (`--example iron-block | ship`).
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +26,7 @@
 #include "fastmu/core/MemoryUsage.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
+#include "fastmu/core/Timing.hh"
 #include "fastmu/geometry/GdmlReader.hh"
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/io/AtomicOutput.hh"
@@ -189,12 +189,12 @@ void run_detailed_files(const RunArgs& a) {
   d.seed = a.seed;
   d.threads = a.threads;
   ProgressBar bar("detailed", muons.size());
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = SteadyClock::now();
   const TransportResult r =
       transport_detailed(geometry, materials, muons, d, 0, [&](std::size_t k) { bar.add(k); });
   bar.finish();
   TransportStats stats;
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  stats.seconds = seconds_since(t0);
   stats.kernel_seconds = stats.seconds;
   stats.steps = r.total_steps();
   write_transport_result(a.out, r, a.all, geometry.sensitive_planes().size() > 1);
@@ -225,23 +225,16 @@ void run_files(const RunArgs& a) {
   if (a.engine == "detailed") return run_detailed_files(a);
   if (a.engine != "fast")
     throw Error(fmt::format("--engine: '{}' is not fast or detailed", a.engine));
-  const auto t_run = std::chrono::steady_clock::now();
-  const auto since = [](std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
+  const auto t_run = SteadyClock::now();
   RunTimes times;
   const Backend backend = resolve_backend(parse_backend(a.backend));  // before any table build
-  // The GPUs' contexts start while the geometry and tables load.
-  struct JoinOnExit {
-    std::thread thread;
-    ~JoinOnExit() {
-      if (thread.joinable()) thread.join();
-    }
-  } contexts;
-  if (backend == Backend::cuda) {
-    const int gpus = mpi::active() ? 1 : resolve_gpu_count(a.gpus);
-    contexts.thread = std::thread([gpus] { cuda::start_devices(gpus); });
-  }
+  // CUDA: one GPU per rank under mpirun, else --gpus (0: all visible).
+  const int gpus =
+      backend == Backend::cuda ? (mpi::active() ? 1 : resolve_gpu_count(a.gpus)) : a.gpus;
+  // The GPUs' contexts start while the geometry and tables load (joined on
+  // leaving, errors or not).
+  std::jthread contexts;
+  if (backend == Backend::cuda) contexts = std::jthread([gpus] { cuda::start_devices(gpus); });
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
   std::shared_ptr<const GeometryParams> geometry;
@@ -259,7 +252,7 @@ void run_files(const RunArgs& a) {
   params = std::make_unique<TransportParams>(
       make_transport_params(geometry, materials, given, &cache, opt, material_steps(a)));
   const OutputLayout layout{a.all, geometry->sensitive_planes().size() > 1};
-  times.setup = since(t_run);
+  times.setup = seconds_since(t_run);
 
   std::uint64_t job = mpi::rank() == 0 ? static_cast<std::uint64_t>(::getpid()) : 0;
   mpi::sum(&job, 1);
@@ -282,17 +275,16 @@ void run_files(const RunArgs& a) {
     StreamOptions so;
     so.backend = backend;
     so.threads = a.threads;
-    so.gpus = mpi::active() && backend == Backend::cuda ? 1 : a.gpus;
+    so.gpus = gpus;
     so.rows = a.all ? ResultRows::all : ResultRows::at_plane;
     so.begin = mpi::active() ? mpi::split(n, mpi::rank()) : 0;
     so.end = mpi::active() ? mpi::split(n, mpi::rank() + 1) : n;
     // CPU: chunks small enough that reading and writing overlap the
     // transport; CUDA: large enough to fill every GPU (a chunk ends with the
     // GPUs waiting for the slowest, so fewer, larger chunks with more GPUs).
-    so.chunk_rows =
-        backend == Backend::cuda
-            ? (std::size_t(1) << 22) * static_cast<std::size_t>(resolve_gpu_count(so.gpus))
-            : std::size_t(1) << 19;
+    so.chunk_rows = backend == Backend::cuda
+                        ? (std::size_t(1) << 22) * static_cast<std::size_t>(gpus)
+                        : std::size_t(1) << 19;
     if (a.chunk_rows > 0) {
       so.chunk_rows = a.chunk_rows;
     } else if (max_memory > 0) {
@@ -308,11 +300,11 @@ void run_files(const RunArgs& a) {
                                            a.threads, MuonWriter::Mode::part, a.out)
             : std::make_unique<MuonWriter>(a.out, layout, compression, a.threads);
     totals = transport_stream(*params, reader, *writer, so);
-    const auto t_commit = std::chrono::steady_clock::now();
+    const auto t_commit = SteadyClock::now();
     writer->commit();
-    times.output = since(t_commit);
+    times.output = seconds_since(t_commit);
   });
-  const auto t_join = std::chrono::steady_clock::now();
+  const auto t_join = SteadyClock::now();
   if (mpi::active()) {
     // Rank 0 joins the parts in rank order; the parts go in every case.
     mpi::collective([&] {
@@ -341,9 +333,9 @@ void run_files(const RunArgs& a) {
     for (double* v : {&totals.prepare_seconds, &totals.read_seconds, &totals.write_seconds,
                       &totals.wall_seconds, &times.setup})
       *v = mpi::max(*v);
-    times.output = mpi::max(times.output + since(t_join));
+    times.output = mpi::max(times.output + seconds_since(t_join));
   }
-  times.whole = since(t_run);
+  times.whole = seconds_since(t_run);
   bar->finish(static_cast<std::size_t>(totals.rows));
   if (mpi::rank() == 0) {
     print_stats(totals, a.threads);
@@ -466,12 +458,11 @@ void run_iron_block(const RunArgs& a) {
   write_f32(fast_file, rows);
   std::vector<std::string> args = {"iron-block", "--fast", fast_file.string()};
   if (a.n_detailed > 0) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = SteadyClock::now();
     const auto samples =
         transport_slab(materials.find("G4_Fe"), kIronBlockThickness, kIronBlockMomentum,
                        kIronBlockMomentum, a.n_detailed, -1, Vec3{0, 0, 0}, a.seed, a.threads);
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs = seconds_since(t0);
     std::vector<std::array<double, 7>> drows;
     for (const auto& s : samples) drows.push_back({s.p0, s.px, s.py, s.pz, s.x, s.y, s.z});
     const auto detailed_file = dir / "iron_block_detailed.f32";

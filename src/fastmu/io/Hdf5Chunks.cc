@@ -93,27 +93,23 @@ bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_
   }
   auto* dst = static_cast<unsigned char*>(out);
   parallel_for_chunks(nchunks, threads, 1, [&](std::size_t begin, std::size_t end) {
-    std::vector<unsigned char> plain(chunk_bytes);
+    std::vector<unsigned char> plain(chunk_bytes), unshuffled(shuffled ? chunk_bytes : 0);
     for (std::size_t k = begin; k < end; ++k) {
       uLongf got = static_cast<uLongf>(chunk_bytes);
       const int rc =
           uncompress(plain.data(), &got, raw[k].data(), static_cast<uLong>(raw[k].size()));
-      // A chunk past the end holds a whole chunk's bytes; only its rows in the
-      // dataset are kept.
       if (rc != Z_OK || got != chunk_bytes) {
         throw Error(std::string(source) + ": corrupt compressed chunk " + std::to_string(k));
       }
-      const std::size_t at = k * chunk_bytes;
-      const std::size_t keep = std::min(chunk_bytes, total_bytes - at);
-      if (shuffled && keep == chunk_bytes) {
-        unshuffle(plain.data(), dst + at, chunk_bytes, element_size);
-      } else if (shuffled) {
-        std::vector<unsigned char> whole(chunk_bytes);
-        unshuffle(plain.data(), whole.data(), chunk_bytes, element_size);
-        std::memcpy(dst + at, whole.data(), keep);
-      } else {
-        std::memcpy(dst + at, plain.data(), keep);
+      const unsigned char* bytes = plain.data();
+      if (shuffled) {
+        unshuffle(plain.data(), unshuffled.data(), chunk_bytes, element_size);
+        bytes = unshuffled.data();
       }
+      // A chunk past the end holds a whole chunk's bytes; only its rows in
+      // the dataset are kept.
+      const std::size_t at = k * chunk_bytes;
+      std::memcpy(dst + at, bytes, std::min(chunk_bytes, total_bytes - at));
     }
   });
   return true;

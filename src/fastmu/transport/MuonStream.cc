@@ -1,7 +1,6 @@
 #include "fastmu/transport/MuonStream.hh"
 
 #include <algorithm>
-#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -12,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Timing.hh"
 
 namespace fastmu {
 namespace {
@@ -83,7 +83,6 @@ class Pool {
   std::mutex m_;
   std::vector<T> spare_;
 };
-using SparePool = Pool<TransportResult>;
 
 struct Chunk {
   MuonBatch muons;
@@ -98,11 +97,6 @@ struct Transported {
 
 constexpr std::size_t kMinChunkRows = 4096;
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 }  // namespace
 
 StreamTotals transport_stream(const TransportParams& params, MuonReader& reader, MuonWriter& writer,
@@ -110,7 +104,7 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
   const std::size_t chunk = std::max<std::size_t>(options.chunk_rows, 1);
   Handoff<Chunk> inputs;
   Handoff<Transported> outputs;
-  SparePool spare;
+  Pool<TransportResult> spare;
   Pool<MuonBatch> spare_inputs;
   std::exception_ptr error;
   std::mutex error_mutex;
@@ -123,11 +117,11 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
     outputs.abort();
   };
 
-  const auto t_stream = Clock::now();
+  const auto t_stream = SteadyClock::now();
   double read_seconds = 0, write_seconds = 0;  // each written by its own thread only
   std::thread read_thread([&] {
     try {
-      const auto t_seek = Clock::now();
+      const auto t_seek = SteadyClock::now();
       reader.seek(options.begin);
       read_seconds += seconds_since(t_seek);
       for (;;) {
@@ -138,7 +132,7 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
         c.first_id = row;
         const auto want =
             static_cast<std::size_t>(std::min<std::uint64_t>(chunk, options.end - row));
-        const auto t_read = Clock::now();
+        const auto t_read = SteadyClock::now();
         const bool more = reader.read(want, c.muons);
         read_seconds += seconds_since(t_read);
         if (!more) break;
@@ -155,7 +149,7 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
       while (auto r = outputs.pop()) {
         // Progress counts muons transported, whether or not their rows are kept.
         const std::size_t n = r->muons_in;
-        const auto t_write = Clock::now();
+        const auto t_write = SteadyClock::now();
         writer.append(r->result);
         write_seconds += seconds_since(t_write);
         spare.give(std::move(r->result));
@@ -170,7 +164,7 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
   try {
     // GPU contexts, resident params and pinned buffers are set up while the
     // reader fills the first chunk.
-    const auto t_prepare = Clock::now();
+    const auto t_prepare = SteadyClock::now();
     prepare_transport(params, options.backend, chunk, options.gpus);
     totals.prepare_seconds = seconds_since(t_prepare);
     while (auto c = inputs.pop()) {
