@@ -81,6 +81,7 @@ void run_objective(benchmark::State& state, bool gradient) {
   const MuonBatch muons = ship_muons(static_cast<std::size_t>(state.range(0)), 1);
   WindowObjectiveOptions o;
   o.gradient = gradient;
+  o.per_muon = false;  // the sums only, as fastmu.ship.objective without details
   window_objective(c.params, muons, c.fields, o, backend);  // warm-up
   for (auto _ : state) {
     const WindowObjectiveResult r = window_objective(c.params, muons, c.fields, o, backend);

@@ -4,6 +4,7 @@ common random numbers (the same seed), per magnet, plus timings of the forward
 transport, the value alone and value + gradient (docs/python.md "Gradients").
 
     PYTHONPATH=build/python python3 tools/ship_gradient_check.py --n 100000 --eps 0.05
+    PYTHONPATH=.device/python python3 .device/ship_gradient_check.py --n 10000000 --backend cuda
 """
 
 import argparse
@@ -23,14 +24,15 @@ def main():
     ap.add_argument("--max-tangent", type=float, default=100.0)
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--long-steps", type=int, default=3, help="as fastmu run --long-steps")
+    ap.add_argument("--backend", default="cpu", help="cpu, cuda or auto")
     args = ap.parse_args()
     p = fastmu.ship.parameters("warm_baseline")
     mu = fastmu.ship.muons(args.n, seed=1)
-    opt = dict(seed=1, smoothing=args.smoothing, backend="cpu", threads=args.threads,
+    opt = dict(seed=1, smoothing=args.smoothing, backend=args.backend, threads=args.threads,
                long_steps=args.long_steps)
     fastmu.ship.objective(mu[:100], p, **opt)  # tables and geometry loaded
     t = time.time()
-    out = fastmu.transport(mu, fastmu.ship.geometry(p), seed=1, backend="cpu", all=True,
+    out = fastmu.transport(mu, fastmu.ship.geometry(p), seed=1, backend=args.backend, all=True,
                            threads=args.threads, long_steps=args.long_steps)
     tf = time.time() - t
     t = time.time()

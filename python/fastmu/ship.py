@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _fastmu
 from ._fastmu import Error, Geometry
+from .transport import is_device_array
 
 COLUMNS = ("zgap", "dZ", "dXIn", "dXOut", "dYIn", "dYOut", "gapIn", "gapOut",
            "xYokeIn", "xYokeOut", "dYYokeIn", "dYYokeOut", "midGapIn", "midGapOut", "B")
@@ -94,7 +95,10 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     (docs/python.md "Gradients"): changes of volume, material, momentum bin or
     step count under a change of B.
 
-    muons: (N, 8) array as fastmu.transport (e.g. fastmu.ship.muons(n)).
+    muons: (N, 8) array as fastmu.transport (e.g. fastmu.ship.muons(n)), or a
+      CUDA tensor (torch or CuPy) of that shape: the muons then stay on the GPU
+      between calls (only the sums come back), the pass runs on the tensor's
+      device and current stream.
     params: (n_magnets, 15) float64 (cm, T), at most 16 magnets.
     backend: 'auto', 'cpu' or 'cuda' (one GPU).
     first_id: the id of row 0 (a slice of a larger set keeps its random numbers).
@@ -114,7 +118,8 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     muon_steps.
 
     Repeated calls with new B values on the same shapes reuse the geometry,
-    its grid and the loaded tables. Each muon runs the per-muon step (the
+    its grid and the loaded tables (on the GPU: resident in device memory,
+    with the muons' device buffers). Each muon runs the per-muon step (the
     schedule of the CUDA backend); the CPU forward transport runs the same
     steps in SIMD lanes, equal up to float rounding, so the hard count may
     differ from fastmu.transport's by a rare muon.
@@ -133,22 +138,57 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     if isinstance(muons, str) or hasattr(muons, "__fspath__"):
         import os
         muons = _fastmu.read_muons(os.fspath(muons))
-    arr = np.asarray(muons)
-    if arr.dtype != np.float32 and arr.dtype != np.float64:
-        arr = arr.astype(np.float64)
-    r = _fastmu._window_objective(
-        arr, geo, _normalise_tables(tables), cache, backend, params.shape[0], magnet, dfield,
-        field, step=float(step), seed=int(seed), p_kill=float(p_kill),
-        max_steps=int(max_steps), smoothing=float(smoothing), plane=0,
-        gradient=bool(gradient), threads=int(threads), first_id=int(first_id),
-        per_muon=bool(details), boundary_softening=float(boundary_softening),
-        max_tangent=float(max_tangent), long_steps=int(long_steps))
+    kw = dict(step=float(step), seed=int(seed), p_kill=float(p_kill), max_steps=int(max_steps),
+              smoothing=float(smoothing), plane=0, gradient=bool(gradient),
+              threads=int(threads), first_id=int(first_id), per_muon=bool(details),
+              boundary_softening=float(boundary_softening), max_tangent=float(max_tangent),
+              long_steps=int(long_steps))
+    args = (geo, _normalise_tables(tables), cache, backend, params.shape[0], magnet, dfield,
+            field)
+    if is_device_array(muons):
+        r = _device_objective(muons, backend, args, kw)
+    else:
+        arr = np.asarray(muons)
+        if arr.dtype != np.float32 and arr.dtype != np.float64:
+            arr = arr.astype(np.float64)
+        r = _fastmu._window_objective(arr, *args, **kw)
     value = float(r["value"])
     if not gradient:
         return (value, None, r) if details else value
     grad = np.full(params.shape, np.nan)
     grad[:, 14] = r["gradient"]
     return (value, grad, r) if details else (value, grad)
+
+
+def _device_objective(muons, backend, args, kw):
+    """objective() of muons in GPU memory (a torch or CuPy CUDA array)."""
+    if backend == "cpu":
+        raise Error("objective: backend='cpu' with CUDA device arrays: pass a host array or "
+                    "use backend='cuda' or 'auto'")
+    if not _fastmu.cuda_available():
+        raise Error("objective: CUDA device arrays given, but this fastmu has no CUDA backend "
+                    "or sees no GPU")
+    if len(muons.shape) != 2 or muons.shape[1] not in (7, 8):
+        raise Error(f"objective: muons must be an (N, 8) array (px,py,pz,x,y,z,pdg,weight), "
+                    f"got shape {tuple(muons.shape)}")
+    n, ncol = int(muons.shape[0]), int(muons.shape[1])
+    lib = type(muons).__module__.split(".")[0]
+    if lib == "torch":
+        import torch
+        rows = muons.detach().to(torch.float32).contiguous()
+        with torch.cuda.device(rows.device):
+            stream = torch.cuda.current_stream(rows.device).cuda_stream
+            return _fastmu._window_objective(None, *args, device_rows=rows.data_ptr(),
+                                             device_n=n, device_ncol=ncol, stream=stream, **kw)
+    if lib == "cupy":
+        import cupy
+        with cupy.cuda.Device(muons.device.id):
+            rows = cupy.ascontiguousarray(muons, dtype=cupy.float32)
+            return _fastmu._window_objective(None, *args, device_rows=rows.data.ptr, device_n=n,
+                                             device_ncol=ncol,
+                                             stream=cupy.cuda.get_current_stream().ptr, **kw)
+    raise Error("objective: CUDA device arrays are supported from torch and CuPy, got "
+                f"{type(muons).__module__}.{type(muons).__name__}")
 
 
 _TORCH_FUNCTION = None

@@ -4,6 +4,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <string>
+
 #include "Bindings.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Version.hh"
@@ -15,6 +17,21 @@ PyObject* g_error_type = nullptr;  // fastmu.Error; lives as long as the interpr
 }  // namespace
 
 PYBIND11_MODULE(_fastmu, m) {
+  // pybind11 before 2.12 does not know NumPy 2's array descriptors: arrays
+  // would cross the boundary with wrong sizes and contents, silently. Refuse
+  // to load instead (Debian 12 ships pybind11 2.10 with NumPy 1.24).
+#if PYBIND11_VERSION_MAJOR == 2 && PYBIND11_VERSION_MINOR < 12
+  {
+    const std::string numpy = py::str(py::module_::import("numpy").attr("__version__"));
+    if (!numpy.empty() && numpy[0] != '0' && numpy[0] != '1') {
+      throw py::import_error("fastmu: this extension was built with pybind11 " +
+                             std::string(PYBIND11_VERSION_MAJOR == 2 ? "2." : "") +
+                             std::to_string(PYBIND11_VERSION_MINOR) +
+                             ", which does not support NumPy " + numpy +
+                             ": use NumPy < 2 or build fastmu with pybind11 >= 2.12");
+    }
+  }
+#endif
   m.doc() =
       "fastmu: muon transport through matter and magnetic fields by histogram sampling "
       "(units: metres, GeV/c, tesla)";

@@ -21,6 +21,7 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/field/FieldMapParams.hh"
 #include "fastmu/tables/TableCache.hh"
+#include "fastmu/transport/CudaSession.hh"
 #include "fastmu/transport/CudaTransport.hh"
 #include "fastmu/transport/DetailedTransport.hh"
 #include "fastmu/transport/Examples.hh"
@@ -311,17 +312,19 @@ void bind_transport(py::module_& m) {
       "the device columns given as pointers; returns whether a `plane` column is meaningful.");
   m.def(
       "_window_objective",
-      [](const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,
+      [](const py::object& muons, const std::shared_ptr<GeometryHandle>& geometry,
          const std::vector<std::shared_ptr<TableParams>>& tables, const py::object& cache,
          const std::string& backend, int n_params, const CArray<std::int32_t>& volume_param,
          const CArray<double>& volume_dfield, const py::object& volume_field, double step,
          std::uint64_t seed, double p_kill, long long max_steps, double smoothing, int plane,
          bool gradient, int threads, std::uint64_t first_id, bool per_muon,
-         double boundary_softening, double max_tangent, int long_steps) {
+         double boundary_softening, double max_tangent, int long_steps, std::uintptr_t device_rows,
+         std::size_t device_n, int device_ncol, std::uintptr_t stream) {
         if (!geometry) throw Error("objective: geometry is None");
         const Backend requested = parse_backend(backend);
         const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
-        const MuonBatch in = batch_from_any(muons);
+        // Muons in GPU memory (device_rows) stay there; a host array is read once.
+        const MuonBatch in = device_rows ? MuonBatch{} : batch_from_any(muons.cast<py::array>());
         const CacheChoice choice = cache_choice(cache);
         FieldParameters fp;
         fp.n_params = n_params;
@@ -355,11 +358,18 @@ void bind_transport(py::module_& m) {
         o.threads = threads;
         o.first_id = first_id;
         o.max_tangent = max_tangent;
+        o.per_muon = per_muon;
         WindowObjectiveResult r;
         {
           py::gil_scoped_release release;
           const auto resident = resident_params(*geometry, tables, choice, options);
-          r = window_objective(*resident, in, fp, o, requested);
+          if (device_rows) {
+            r = window_objective_on_device(*resident, reinterpret_cast<const float*>(device_rows),
+                                           device_n, device_ncol, fp, o,
+                                           reinterpret_cast<void*>(stream));
+          } else {
+            r = window_objective(*resident, in, fp, o, requested);
+          }
         }
         py::dict out;
         out["value"] = r.value;
@@ -369,7 +379,7 @@ void bind_transport(py::module_& m) {
         out["steps"] = r.steps;
         out["seconds"] = r.seconds;
         if (per_muon) {
-          const auto n = static_cast<py::ssize_t>(in.size());
+          const auto n = static_cast<py::ssize_t>(device_rows ? device_n : in.size());
           out["muon_value"] = adopt_vector(std::move(r.muon_value), {n});
           out["muon_gradient"] =
               adopt_vector(std::move(r.muon_grad), {n, static_cast<py::ssize_t>(r.n_params)});
@@ -384,9 +394,14 @@ void bind_transport(py::module_& m) {
       py::arg("max_steps"), py::arg("smoothing"), py::arg("plane"), py::arg("gradient"),
       py::arg("threads"), py::arg("first_id") = 0, py::arg("per_muon") = false,
       py::arg("boundary_softening") = 0.0, py::arg("max_tangent") = 100.0,
-      py::arg("long_steps") = kDefaultLongSteps,
+      py::arg("long_steps") = kDefaultLongSteps, py::arg("device_rows") = 0,
+      py::arg("device_n") = 0, py::arg("device_ncol") = 8, py::arg("stream") = 0,
       "The window objective and its gradient with respect to field parameters "
-      "(fastmu.objective / fastmu.ship.objective).");
+      "(fastmu.ship.objective); muons a host (N, 7|8) array, or None with `device_rows` the "
+      "device pointer of N row-major float32 rows in GPU memory (run on `stream`).");
+  m.def("_gpu_uploads", &resident_uploads,
+        "How often the tables and geometry were uploaded to a GPU (CudaSession.hh) rather than "
+        "reused there.");
   m.def("_transport_params_builds", &resident_params_builds,
         "How often transport() built its parameters (tables, geometry views) rather than "
         "reusing resident ones.");

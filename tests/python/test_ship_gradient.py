@@ -119,3 +119,27 @@ def test_optimise_example_runs(tmp_path):
     assert "iteration   2" in r.stdout and "optimised:" in r.stdout
     if "matplotlib not found" not in r.stdout:
         assert out.stat().st_size > 1000
+
+
+def test_totals_alone_equal_the_totals_of_the_details(ship_muons):
+    # Without details only the sums are kept: the same bits as with them.
+    p = fastmu.ship.parameters("warm_baseline")
+    v1, g1 = fastmu.ship.objective(ship_muons, p, seed=1, smoothing=0.05, backend="cpu")
+    v2, g2, info = fastmu.ship.objective(ship_muons, p, seed=1, smoothing=0.05, backend="cpu",
+                                         details=True)
+    assert v1 == v2
+    assert np.array_equal(g1[:, 14], g2[:, 14])
+    assert info["muon_gradient"].shape == (len(ship_muons), p.shape[0])
+
+
+class _FakeCudaArray:
+    """Claims to live in CUDA memory (as a torch or CuPy array would)."""
+    __cuda_array_interface__ = {"shape": (4, 8), "typestr": "<f4", "data": (0, False),
+                                "version": 3}
+    shape = (4, 8)
+
+
+def test_device_muons_on_the_cpu_backend_are_a_one_line_error():
+    p = fastmu.ship.parameters("warm_baseline")
+    with pytest.raises(fastmu.Error, match="backend='cpu' with CUDA device arrays"):
+        fastmu.ship.objective(_FakeCudaArray(), p, backend="cpu")

@@ -5,6 +5,7 @@
 // plane; the hard limit against the forward transport's count; determinism.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -348,6 +349,40 @@ TEST(Gradient, SameForAnyThreadCountOrBatchSplit) {
     ASSERT_EQ(v, a.muon_value[i]) << i;
     ASSERT_EQ(gk, a.muon_grad[2 * i]) << i;
   }
+}
+
+TEST(Gradient, TotalsAloneEqualTheTotalsOfThePerMuonPass) {
+  // per_muon = false keeps only the sums, which are the block sums
+  // (objective_block_sum) of the per-muon columns: the same bits.
+  Fixture f;
+  const MuonBatch in = toy_muons(1300);  // five sum blocks, the last partial
+  TwoSlabEnv env = f.env;
+  WindowObjectiveOptions o;
+  o.smoothing = 0.05;
+  o.threads = 2;
+  const WindowObjectiveResult full = window_objective_cpu(env, f.fp, in, o);
+  o.per_muon = false;
+  const WindowObjectiveResult sums = window_objective_cpu(env, f.fp, in, o);
+  EXPECT_TRUE(sums.muon_value.empty() && sums.muon_grad.empty() && sums.status.empty() &&
+              sums.muon_steps.empty());
+  EXPECT_EQ(sums.value, full.value);
+  EXPECT_EQ(sums.hard, full.hard);
+  EXPECT_EQ(sums.steps, full.steps);
+  EXPECT_EQ(sums.gradient, full.gradient);
+  // The totals are sums in blocks of kObjectiveSumBlock muons, then over blocks.
+  double value = 0.0;
+  for (std::size_t b = 0; b * detail::kObjectiveSumBlock < in.size(); ++b) {
+    double block = 0.0;
+    for (std::size_t i = b * detail::kObjectiveSumBlock;
+         i < std::min(in.size(), (b + 1) * detail::kObjectiveSumBlock); ++i) {
+      block += full.muon_value[i];
+    }
+    value += block;
+  }
+  EXPECT_EQ(full.value, value);
+  std::uint64_t steps = 0;
+  for (std::int32_t s : full.muon_steps) steps += static_cast<std::uint64_t>(s);
+  EXPECT_EQ(full.steps, steps);
 }
 
 TEST(Gradient, RotationTangentMatchesFiniteDifference) {

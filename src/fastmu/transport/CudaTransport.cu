@@ -199,6 +199,31 @@ __global__ void __launch_bounds__(kTransportBlock, kMinBlocks)
   }
 }
 
+// The block partial sums of an objective pass (detail::objective_block_sum, the
+// same order as on the CPU): one thread per block and quantity.
+__global__ void objective_sum_kernel(detail::ObjectiveColumns c, std::size_t blocks,
+                                     double* partials) {
+  const std::int32_t nq = detail::objective_sum_quantities(c.n_params);
+  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= blocks * static_cast<std::size_t>(nq)) return;
+  const std::size_t b = t / static_cast<std::size_t>(nq);
+  const auto q = static_cast<std::int32_t>(t % static_cast<std::size_t>(nq));
+  partials[t] = detail::objective_block_sum(c, b, q);
+}
+
+// Device rows (px,py,pz,x,y,z,pdg[,weight]) into the objective's columns.
+__global__ void unpack_rows_kernel(const float* rows, std::size_t n, int ncol, float* x, float* y,
+                                   float* z, float* px, float* py, float* pz, std::int32_t* pdg,
+                                   double* weight) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float* row = rows + i * static_cast<std::size_t>(ncol);
+  px[i] = row[0], py[i] = row[1], pz[i] = row[2];
+  x[i] = row[3], y[i] = row[4], z[i] = row[5];
+  pdg[i] = static_cast<std::int32_t>(lrintf(row[6]));
+  weight[i] = ncol > 7 ? static_cast<double>(row[7]) : 1.0;
+}
+
 // Tally of a chunk (steps and muons per status, of every muon, kept or not)
 // and, when compacting, the keep flag of each muon (status 0). Grid-stride so
 // that every thread of a warp reaches the shuffles.
@@ -432,6 +457,54 @@ struct GpuLanes::Impl {
   };
   static constexpr int kSmall = 8;  // tally: steps, 5 statuses; the kept count; the queue
 
+  // Device columns of the window objective, kept between passes (an
+  // optimiser calls it with the same muons again and again).
+  struct ObjectiveBuffers {
+    void* block = nullptr;
+    std::size_t bytes = 0;
+    float *x = nullptr, *y = nullptr, *z = nullptr, *px = nullptr, *py = nullptr, *pz = nullptr;
+    std::int32_t *pdg = nullptr, *status = nullptr, *steps = nullptr;
+    double *weight = nullptr, *value = nullptr, *hard = nullptr, *grad = nullptr;
+    double* partials = nullptr;
+    unsigned long long* counter = nullptr;
+  } objective;
+
+  // Objective buffers for n muons and np parameters (the calling thread's
+  // device must be `device`).
+  ObjectiveBuffers& objective_buffers(std::size_t n, std::size_t np) {
+    auto up = [](std::size_t b) { return (b + 255) / 256 * 256; };
+    const std::size_t nq = 3 + np, blocks = detail::objective_sum_blocks(n);
+    const std::size_t sizes[] = {6 * up(n * 4),  3 * up(n * 4),       3 * up(n * 8),
+                                 up(n * np * 8), up(blocks * nq * 8), 256};
+    std::size_t bytes = 0;
+    for (std::size_t b : sizes) bytes += b;
+    ObjectiveBuffers& o = objective;
+    if (bytes > o.bytes) {
+      cudaFree(o.block);
+      o = ObjectiveBuffers{};
+      FASTMU_CUDA_CHECK(cudaMalloc(&o.block, bytes));
+      o.bytes = bytes;
+    }
+    char* at = static_cast<char*>(o.block);
+    auto take = [&](std::size_t b) {
+      char* p = at;
+      at += b;
+      return p;
+    };
+    float** f[6] = {&o.x, &o.y, &o.z, &o.px, &o.py, &o.pz};
+    for (float** c : f) *c = reinterpret_cast<float*>(take(up(n * 4)));
+    o.pdg = reinterpret_cast<std::int32_t*>(take(up(n * 4)));
+    o.status = reinterpret_cast<std::int32_t*>(take(up(n * 4)));
+    o.steps = reinterpret_cast<std::int32_t*>(take(up(n * 4)));
+    o.weight = reinterpret_cast<double*>(take(up(n * 8)));
+    o.value = reinterpret_cast<double*>(take(up(n * 8)));
+    o.hard = reinterpret_cast<double*>(take(up(n * 8)));
+    o.grad = np ? reinterpret_cast<double*>(take(up(n * np * 8))) : nullptr;
+    o.partials = reinterpret_cast<double*>(take(up(blocks * nq * 8)));
+    o.counter = reinterpret_cast<unsigned long long*>(take(256));
+    return o;
+  }
+
   int device = 0;
   std::vector<Lane> lanes;
   cudaEvent_t origin = nullptr;
@@ -505,6 +578,7 @@ struct GpuLanes::Impl {
       cudaStreamDestroy(l.stream);
     }
     if (origin) cudaEventDestroy(origin);
+    cudaFree(objective.block);
   }
 };
 
@@ -846,31 +920,41 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
 }
 
 WindowObjectiveResult window_objective(const TransportView& view, const FieldParameterView& fp,
-                                       const MuonBatch& in, const WindowObjectiveOptions& options) {
-  const std::size_t n = in.size();
-  WindowObjectiveResult r = detail::objective_result(n, options.gradient ? fp.n_params : 0);
+                                       const ObjectiveMuonsIn& in,
+                                       const WindowObjectiveOptions& options, GpuLanes& lanes) {
+  const std::size_t n = in.host ? in.host->size() : in.n;
+  if (!in.host && in.ncol != 7 && in.ncol != 8) {
+    throw Error("objective: muons need 7 or 8 columns (px,py,pz,x,y,z,pdg[,weight]), got " +
+                std::to_string(in.ncol));
+  }
+  WindowObjectiveResult r =
+      detail::objective_result(n, options.gradient ? fp.n_params : 0, options.per_muon);
   const std::size_t np = static_cast<std::size_t>(r.n_params);
   if (n == 0) return r;
-  std::vector<double> hard(n, 0.0);
-  std::vector<std::int32_t>& steps = r.muon_steps;
-  DeviceArena arena;
-  ObjectiveMuons m;
-  m.x = arena.copy(in.x.data(), n), m.y = arena.copy(in.y.data(), n);
-  m.z = arena.copy(in.z.data(), n);
-  m.px = arena.copy(in.px.data(), n), m.py = arena.copy(in.py.data(), n);
-  m.pz = arena.copy(in.pz.data(), n);
-  m.pdg = arena.copy(in.pdg.data(), n);
-  m.weight = arena.copy(in.weight.data(), n);
-  // Outputs: arena blocks written by the kernel (copied in as zeros).
-  m.value = const_cast<double*>(arena.copy(r.muon_value.data(), n));
-  m.hard = const_cast<double*>(arena.copy(hard.data(), n));
-  m.grad = np ? const_cast<double*>(arena.copy(r.muon_grad.data(), n * np)) : nullptr;
-  m.status = const_cast<std::int32_t*>(arena.copy(r.status.data(), n));
-  m.steps = const_cast<std::int32_t*>(arena.copy(steps.data(), n));
-  QueueCounter counter(nullptr);
+  const cudaStream_t s = static_cast<cudaStream_t>(in.stream);
+  auto& o = lanes.impl().objective_buffers(n, np);
+  if (in.host) {
+    const MuonBatch& b = *in.host;
+    const std::pair<float*, const float*> f[6] = {{o.x, b.x.data()},   {o.y, b.y.data()},
+                                                  {o.z, b.z.data()},   {o.px, b.px.data()},
+                                                  {o.py, b.py.data()}, {o.pz, b.pz.data()}};
+    for (const auto& [dst, src] : f) {
+      FASTMU_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * 4, cudaMemcpyHostToDevice, s));
+    }
+    FASTMU_CUDA_CHECK(cudaMemcpyAsync(o.pdg, b.pdg.data(), n * 4, cudaMemcpyHostToDevice, s));
+    FASTMU_CUDA_CHECK(cudaMemcpyAsync(o.weight, b.weight.data(), n * 8, cudaMemcpyHostToDevice, s));
+  } else {
+    const unsigned grid = static_cast<unsigned>((n + 255) / 256);
+    unpack_rows_kernel<<<grid, 256, 0, s>>>(in.rows, n, in.ncol, o.x, o.y, o.z, o.px, o.py, o.pz,
+                                            o.pdg, o.weight);
+    FASTMU_CUDA_CHECK(cudaGetLastError());
+  }
+  ObjectiveMuons m{o.x,      o.y,     o.z,    o.px,   o.py,     o.pz,   o.pdg,
+                   o.weight, o.value, o.hard, o.grad, o.status, o.steps};
+  FASTMU_CUDA_CHECK(cudaMemsetAsync(o.counter, 0, 8, s));
   auto launch = [&](auto kernel) {
-    kernel<<<queue_grid(kernel, kTransportBlock, n), kTransportBlock>>>(
-        view, fp, m, MuonQueue{counter.next, n}, options.first_id, options.plane, options.smoothing,
+    kernel<<<queue_grid(kernel, kTransportBlock, n), kTransportBlock, 0, s>>>(
+        view, fp, m, MuonQueue{o.counter, n}, options.first_id, options.plane, options.smoothing,
         options.max_tangent);
   };
   if (options.gradient) {
@@ -879,19 +963,30 @@ WindowObjectiveResult window_objective(const TransportView& view, const FieldPar
     launch(objective_kernel<kTransportBlocksPerSm, false>);
   }
   FASTMU_CUDA_CHECK(cudaGetLastError());
-  FASTMU_CUDA_CHECK(cudaDeviceSynchronize());
+  // The totals: block partial sums on the device, the blocks added on the host.
+  const detail::ObjectiveColumns cols{o.value, o.hard, o.grad, o.steps, n, r.n_params};
+  const std::size_t blocks = detail::objective_sum_blocks(n);
+  const std::size_t nq = static_cast<std::size_t>(detail::objective_sum_quantities(r.n_params));
+  objective_sum_kernel<<<static_cast<unsigned>((blocks * nq + 127) / 128), 128, 0, s>>>(
+      cols, blocks, o.partials);
+  FASTMU_CUDA_CHECK(cudaGetLastError());
+  std::vector<double> partials(blocks * nq);
   FASTMU_CUDA_CHECK(
-      cudaMemcpy(r.muon_value.data(), m.value, n * sizeof(double), cudaMemcpyDeviceToHost));
-  FASTMU_CUDA_CHECK(cudaMemcpy(hard.data(), m.hard, n * sizeof(double), cudaMemcpyDeviceToHost));
-  if (np) {
-    FASTMU_CUDA_CHECK(
-        cudaMemcpy(r.muon_grad.data(), m.grad, n * np * sizeof(double), cudaMemcpyDeviceToHost));
+      cudaMemcpyAsync(partials.data(), o.partials, partials.size() * 8, cudaMemcpyDeviceToHost, s));
+  if (options.per_muon) {
+    FASTMU_CUDA_CHECK(cudaMemcpyAsync(r.muon_value.data(), o.value, n * sizeof(double),
+                                      cudaMemcpyDeviceToHost, s));
+    if (np) {
+      FASTMU_CUDA_CHECK(cudaMemcpyAsync(r.muon_grad.data(), o.grad, n * np * sizeof(double),
+                                        cudaMemcpyDeviceToHost, s));
+    }
+    FASTMU_CUDA_CHECK(cudaMemcpyAsync(r.status.data(), o.status, n * sizeof(std::int32_t),
+                                      cudaMemcpyDeviceToHost, s));
+    FASTMU_CUDA_CHECK(cudaMemcpyAsync(r.muon_steps.data(), o.steps, n * sizeof(std::int32_t),
+                                      cudaMemcpyDeviceToHost, s));
   }
-  FASTMU_CUDA_CHECK(
-      cudaMemcpy(r.status.data(), m.status, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
-  FASTMU_CUDA_CHECK(
-      cudaMemcpy(steps.data(), m.steps, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
-  detail::sum_objective(r, hard);
+  FASTMU_CUDA_CHECK(cudaStreamSynchronize(s));
+  detail::sum_objective_partials(r, partials.data(), blocks);
   return r;
 }
 

@@ -138,11 +138,25 @@ struct DeviceColumns {
 void transport_device(const TransportView& view, const float* rows, std::size_t n, int ncol,
                       const DeviceColumns& out, std::uint64_t first_id, void* stream = nullptr);
 
+// The muons of a window-objective pass: a host batch, or `n` device rows
+// (row-major float32 px,py,pz,x,y,z,pdg[,weight], `ncol` 7 or 8) that never
+// touch host memory. The pass runs on `stream` (a cudaStream_t; nullptr:
+// the default stream).
+struct ObjectiveMuonsIn {
+  const MuonBatch* host = nullptr;
+  const float* rows = nullptr;
+  std::size_t n = 0;
+  int ncol = 8;
+  void* stream = nullptr;
+};
+
 // The window objective (WindowObjective.hh) of `in` on the current GPU: one
 // thread per muon carries its tangents; `view` and `fp` hold device
-// pointers. The per-muon results come back and are summed in id order on
-// the host, as on the CPU.
+// pointers, `lanes` (the GPU's, kept between calls) the muons' columns. The
+// totals are summed on the device in blocks (detail::objective_block_sum, the
+// CPU's order); the per-muon arrays come back only with options.per_muon.
 WindowObjectiveResult window_objective(const TransportView& view, const FieldParameterView& fp,
-                                       const MuonBatch& in, const WindowObjectiveOptions& options);
+                                       const ObjectiveMuonsIn& in,
+                                       const WindowObjectiveOptions& options, GpuLanes& lanes);
 
 }  // namespace fastmu::cuda

@@ -23,6 +23,7 @@
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/io/ColumnTable.hh"
 #include "fastmu/io/Hdf5.hh"
+#include "fastmu/io/Hdf5RawRows.hh"
 
 namespace fastmu {
 namespace {
@@ -147,7 +148,7 @@ struct MuonReader::Impl {
   std::vector<int> want;  // file column -> needed column (kNames order) or -1
   std::size_t ncol = 0;
 
-  // CSV
+  // CSV (and HDF5 read by positioned reads)
   int fd = -1;
   std::uint64_t file_size = 0;
   std::uint64_t data_start = 0, data_start_line = 0;
@@ -159,6 +160,7 @@ struct MuonReader::Impl {
   // HDF5
   io::h5::Handle file, dataset;
   bool single_precision = false;
+  std::vector<io::h5::RawRowExtent> extents;  // where the rows lie (fd open), or none
   std::vector<float> raw_f;
   std::vector<double> raw_d;
 
@@ -260,6 +262,13 @@ struct MuonReader::Impl {
     // float32 files are read as they are stored; anything else through double
     // (weights keep their precision).
     single_precision = cls == H5T_FLOAT && H5Tget_size(type.get()) == 4;
+    // Stored as read (native float32 or float64, unfiltered): positioned reads.
+    extents = io::h5::raw_row_extents(file.get(), dataset.get(),
+                                      single_precision ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE);
+    if (!extents.empty()) {
+      fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) extents.clear();
+    }
   }
 
   // ---- CSV ----
@@ -457,40 +466,104 @@ struct MuonReader::Impl {
 
   // ---- HDF5 ----
 
+  // A file row into out[at]; false, storing nothing, when a value is out of
+  // range.
+  template <class T>
+  bool convert_row(const T* rowp, MuonBatch& out, std::size_t at) const {
+    double v[8];
+    for (int k = 0; k < 8; ++k) v[k] = col[k] < 0 ? 1.0 : static_cast<double>(rowp[col[k]]);
+    bool ok = true;
+    for (int k = 0; k < 6; ++k) ok &= std::isfinite(v[k]) && std::fabs(v[k]) <= 3.0e38;
+    ok &= (v[6] == 13.0 || v[6] == -13.0) && std::isfinite(v[7]);
+    if (ok) store(out, at, v);
+    return ok;
+  }
+
+  template <class T>
+  [[noreturn]] void bad_row(const T* rowp, std::uint64_t row_number) const {
+    double v[8];
+    for (int k = 0; k < 8; ++k) v[k] = col[k] < 0 ? 1.0 : static_cast<double>(rowp[col[k]]);
+    throw Error(fmt::format("{} row {}, {}", source, row_number, check_values(v)));
+  }
+
+  // The first bad row of a parallel conversion (the lowest, as a serial read
+  // would report), with its values.
+  template <class T>
+  struct FirstBad {
+    std::mutex m;
+    std::optional<std::uint64_t> row;
+    std::vector<T> values;
+    void note(std::uint64_t r, const T* rowp, std::size_t ncol) {
+      std::lock_guard<std::mutex> lock(m);
+      if (row && *row <= r) return;
+      row = r;
+      values.assign(rowp, rowp + ncol);
+    }
+  };
+
   template <class T>
   void convert(const T* raw, std::size_t n, std::uint64_t first, MuonBatch& out,
                std::size_t offset) {
-    std::mutex m;
-    std::optional<std::size_t> bad;
+    FirstBad<T> bad;
     parallel_for_chunks(n, threads, kConvertChunk, [&](std::size_t b, std::size_t e) {
       for (std::size_t r = b; r < e; ++r) {
-        const T* rowp = raw + r * ncol;
-        double v[8];
-        for (int k = 0; k < 8; ++k) v[k] = col[k] < 0 ? 1.0 : static_cast<double>(rowp[col[k]]);
-        bool ok = true;
-        for (int k = 0; k < 6; ++k) ok &= std::isfinite(v[k]) && std::fabs(v[k]) <= 3.0e38;
-        ok &= (v[6] == 13.0 || v[6] == -13.0) && std::isfinite(v[7]);
-        if (!ok) {
-          std::lock_guard<std::mutex> lock(m);
-          if (!bad || r < *bad) bad = r;
-          return;
-        }
-        store(out, offset + r, v);
+        if (!convert_row(raw + r * ncol, out, offset + r)) return bad.note(r, raw + r * ncol, ncol);
       }
     });
-    if (bad) {
-      const T* rowp = raw + *bad * ncol;
-      double v[8];
-      for (int k = 0; k < 8; ++k) v[k] = col[k] < 0 ? 1.0 : static_cast<double>(rowp[col[k]]);
-      throw Error(fmt::format("{} row {}, {}", source, first + *bad, check_values(v)));
+    if (bad.row) bad_row(bad.values.data(), first + *bad.row);
+  }
+
+  // File rows [b, e) into raw, by positioned reads over the dataset's extents.
+  void pread_rows(std::uint64_t b, std::uint64_t e, char* raw, std::size_t row_bytes) const {
+    auto it = std::upper_bound(
+        extents.begin(), extents.end(), b,
+        [](std::uint64_t r, const io::h5::RawRowExtent& x) { return r < x.first_row; });
+    for (--it; b < e; ++it) {
+      const std::uint64_t end = std::min(e, it->first_row + it->rows);
+      auto want = static_cast<std::size_t>((end - b) * row_bytes);
+      auto at = static_cast<off_t>(it->offset + (b - it->first_row) * row_bytes);
+      while (want > 0) {
+        const ssize_t got = ::pread(fd, raw, want, at);
+        if (got <= 0)
+          throw Error(fmt::format("{}: read error (dataset 'muons' row {})", source, b));
+        raw += got, at += got, want -= static_cast<std::size_t>(got);
+      }
+      b = end;
     }
   }
 
-  // HDF5 rows in blocks of kReadBlock: the raw buffer stays small.
+  // n rows from `row`, read and converted on all cores: each piece by one
+  // thread from the file into its own small buffer (not through HDF5).
+  template <class T>
+  void read_raw(std::size_t n, MuonBatch& out) {
+    FirstBad<T> bad;
+    parallel_for_chunks(n, threads, kConvertChunk, [&](std::size_t b, std::size_t e) {
+      thread_local std::vector<T> raw;
+      raw.resize((e - b) * ncol);
+      pread_rows(row + b, row + e, reinterpret_cast<char*>(raw.data()), ncol * sizeof(T));
+      for (std::size_t r = b; r < e; ++r) {
+        const T* rowp = raw.data() + (r - b) * ncol;
+        if (!convert_row(rowp, out, r)) return bad.note(row + r, rowp, ncol);
+      }
+    });
+    if (bad.row) bad_row(bad.values.data(), *bad.row);
+    row += n;
+  }
+
+  // HDF5 rows: by positioned reads on all cores where the layout allows,
+  // else through H5Dread in blocks of kReadBlock (the raw buffer stays small).
   std::size_t hdf5_next(std::size_t max_rows, MuonBatch& out) {
     const std::uint64_t n64 = std::min<std::uint64_t>(max_rows, *total - row);
     const std::size_t n = static_cast<std::size_t>(n64);
     out.resize(n);
+    if (!extents.empty()) {
+      if (single_precision) {
+        read_raw<float>(n, out);
+      } else {
+        read_raw<double>(n, out);
+      }
+      return n;
+    }
     for (std::size_t done = 0; done < n;) {
       const std::size_t k = std::min(kReadBlock, n - done);
       hdf5_block(k, out, done);

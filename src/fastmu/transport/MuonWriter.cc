@@ -1,5 +1,6 @@
 #include "fastmu/transport/MuonWriter.hh"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -7,7 +8,11 @@
 #include <string>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -21,6 +26,13 @@ namespace fastmu {
 namespace {
 
 constexpr std::size_t kEncodeChunk = 1 << 15;
+
+// Threads that encode and place HDF5 rows. Buffered writes into one file
+// scale to about four writers (2.6 GB/s for one, 4.0 for four, 3.4 for
+// eight on the GPU machine's ext4, tools/device/storage_probe.py); a 4e7-row
+// iron-block output took 0.80-0.95 s of writing with two or four threads,
+// 0.94-0.98 s with eight or sixteen (BENCHMARKS.md, session 8).
+constexpr int kPlacingThreads = 4;
 
 std::vector<std::string> column_names(OutputLayout l) {
   std::vector<std::string> c = {"id", "px", "py", "pz", "x", "y", "z", "pdg", "weight", "status"};
@@ -105,6 +117,16 @@ struct MuonWriter::Impl {
   std::vector<double> pending;  // HDF5: fewer than kRowsPerChunk rows
   std::uint64_t dataset_rows = 0;
 
+  // Uncompressed HDF5 ("placed" rows): HDF5 allocates each chunk when the
+  // dataset grows over it (early allocation, no fill) and the rows go into
+  // the chunks by positioned writes from all threads, not through H5Dwrite
+  // on one thread (1.4-1.5 GB/s there; kPlacingThreads). The dataset grows
+  // one chunk at a time and takes its exact size at commit, so the file's
+  // bytes still do not depend on how the rows were cut into append() calls.
+  bool placed = false;
+  int raw_fd = -1;                          // the temporary file, for pwrite
+  std::vector<std::uint64_t> chunk_offset;  // file offset of each allocated chunk
+
   // Encoded rows, one buffer per share of kEncodeChunk muons; left
   // uninitialised (only the bytes written are touched).
   struct Buffer {
@@ -119,6 +141,7 @@ struct MuonWriter::Impl {
 
   ~Impl() {
     if (f) std::fclose(f);
+    if (raw_fd >= 0) ::close(raw_fd);
     if (mode == Mode::part && !committed) {
       std::error_code ec;
       std::filesystem::remove(path, ec);
@@ -129,6 +152,7 @@ struct MuonWriter::Impl {
   // kEncodeChunk muons at a time (one per thread) and written in order: the
   // buffers stay small and warm in memory.
   void encode_and_write(const TransportResult& r) {
+    if (placed) return place(r);
     const std::size_t n = r.size();
     const std::size_t nshare = (n + kEncodeChunk - 1) / kEncodeChunk;
     const std::size_t group = static_cast<std::size_t>(resolve_thread_count(threads));
@@ -169,6 +193,129 @@ struct MuonWriter::Impl {
     });
   }
 
+  bool keeps(const TransportResult& r, std::size_t i) const {
+    return layout.all || r.status[i] == 0;
+  }
+
+  // The kept rows of `r`: counted per share of kEncodeChunk muons, so that
+  // each share knows where its rows go, then encoded and written by the
+  // threads share by share straight into their chunks.
+  void place(const TransportResult& r) {
+    const std::size_t n = r.size();
+    const std::size_t nshare = (n + kEncodeChunk - 1) / kEncodeChunk;
+    std::vector<std::uint64_t> first(nshare + 1, 0);
+    parallel_for_chunks(nshare, threads, 1, [&](std::size_t b, std::size_t e) {
+      for (std::size_t s = b; s < e; ++s) {
+        std::uint64_t k = 0;
+        for (std::size_t i = s * kEncodeChunk; i < std::min(n, (s + 1) * kEncodeChunk); ++i) {
+          k += keeps(r, i);
+        }
+        first[s + 1] = k;
+      }
+    });
+    for (std::size_t s = 0; s < nshare; ++s) first[s + 1] += first[s];
+    const std::uint64_t kept = first[nshare];
+    if (kept == 0) return;
+    if (!dataset.valid() && pending.size() / ncol + kept < kRowsPerChunk) {
+      // Still under one chunk: kept in memory (a small file is contiguous).
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!keeps(r, i)) continue;
+        const std::size_t at = pending.size();
+        pending.resize(at + ncol);
+        fill_row(pending.data() + at, r, i, layout.with_plane);
+      }
+      rows += kept;
+      return;
+    }
+    place_pending();
+    const std::uint64_t base = dataset_rows;
+    reserve_rows(base + kept);
+    parallel_for_chunks(nshare, std::min(resolve_thread_count(threads), kPlacingThreads), 1,
+                        [&](std::size_t b, std::size_t e) {
+                          thread_local std::vector<double> buf;
+                          for (std::size_t s = b; s < e; ++s) {
+                            buf.resize(static_cast<std::size_t>(first[s + 1] - first[s]) * ncol);
+                            std::size_t k = 0;
+                            for (std::size_t i = s * kEncodeChunk;
+                                 i < std::min(n, (s + 1) * kEncodeChunk); ++i) {
+                              if (keeps(r, i))
+                                k += fill_row(buf.data() + k, r, i, layout.with_plane);
+                            }
+                            pwrite_rows(base + first[s], buf.data(), buf.size() / ncol);
+                          }
+                        });
+    dataset_rows += kept;
+    rows += kept;
+  }
+
+  // Already encoded rows (a part file's), in order.
+  void place_rows(const double* d, std::size_t n) {
+    if (n == 0) return;
+    if (!dataset.valid() && pending.size() / ncol + n < kRowsPerChunk) {
+      pending.insert(pending.end(), d, d + n * ncol);
+      return;
+    }
+    place_pending();
+    reserve_rows(dataset_rows + n);
+    pwrite_rows(dataset_rows, d, n);
+    dataset_rows += n;
+  }
+
+  // The rows held back while the output was under one chunk, at row 0 of a
+  // new chunked dataset.
+  void place_pending() {
+    if (dataset.valid()) return;
+    create_dataset(true, 0);
+    const std::size_t k = pending.size() / ncol;
+    reserve_rows(k);
+    pwrite_rows(0, pending.data(), k);
+    dataset_rows = k;
+    pending.clear();
+    pending.shrink_to_fit();
+  }
+
+  // Chunks allocated for rows [0, total): the dataset grown a chunk at a
+  // time (early allocation gives each its place in the file).
+  void reserve_rows(std::uint64_t total) {
+    const std::uint64_t need = (total + kRowsPerChunk - 1) / kRowsPerChunk;
+    while (chunk_offset.size() < need) {
+      const std::uint64_t c = chunk_offset.size();
+      const hsize_t dims[2] = {(c + 1) * kRowsPerChunk, ncol};
+      if (H5Dset_extent(dataset.get(), dims) < 0) {
+        throw Error(name + ": cannot extend dataset 'muons'");
+      }
+      const hsize_t origin[2] = {c * kRowsPerChunk, 0};
+      unsigned mask = 0;
+      haddr_t addr = HADDR_UNDEF;
+      hsize_t size = 0;
+      if (H5Dget_chunk_info_by_coord(dataset.get(), origin, &mask, &addr, &size) < 0 ||
+          addr == HADDR_UNDEF || size != kRowsPerChunk * ncol * sizeof(double)) {
+        throw Error(name + ": HDF5 did not allocate chunk " + std::to_string(c) +
+                    " of dataset 'muons'");
+      }
+      chunk_offset.push_back(addr);  // no user block: addresses are file offsets
+    }
+  }
+
+  // n encoded rows from dataset row `row` on, split at chunk boundaries.
+  void pwrite_rows(std::uint64_t row, const double* d, std::size_t n) const {
+    const std::size_t row_bytes = ncol * sizeof(double);
+    while (n > 0) {
+      const std::uint64_t c = row / kRowsPerChunk, within = row % kRowsPerChunk;
+      const std::size_t take =
+          static_cast<std::size_t>(std::min<std::uint64_t>(n, kRowsPerChunk - within));
+      const char* p = reinterpret_cast<const char*>(d);
+      std::size_t left = take * row_bytes;
+      auto at = static_cast<off_t>(chunk_offset[c] + within * row_bytes);
+      while (left > 0) {
+        const ssize_t put = ::pwrite(raw_fd, p, left, at);
+        if (put <= 0) throw Error(name + ": write error (dataset 'muons')");
+        p += put, at += put, left -= static_cast<std::size_t>(put);
+      }
+      row += take, d += take * ncol, n -= take;
+    }
+  }
+
   void create_dataset(bool chunked, std::uint64_t initial_rows) {
     const hsize_t dims[2] = {initial_rows, ncol};
     const hsize_t maxdims[2] = {chunked ? H5S_UNLIMITED : initial_rows, ncol};
@@ -180,6 +327,10 @@ struct MuonWriter::Impl {
       const hsize_t chunk[2] = {kRowsPerChunk, ncol};
       H5Pset_chunk(dcpl.get(), 2, chunk);
       io::h5::apply_compression(dcpl.get(), compression, sizeof(double));
+      if (placed) {
+        H5Pset_alloc_time(dcpl.get(), H5D_ALLOC_TIME_EARLY);
+        H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER);
+      }
     }
     dataset = io::h5::Handle(H5Dcreate2(file.get(), "muons", H5T_IEEE_F64LE, space.get(),
                                         H5P_DEFAULT, dcpl.get(), H5P_DEFAULT));
@@ -219,7 +370,9 @@ struct MuonWriter::Impl {
   }
 
   void write_encoded(const char* data, std::size_t bytes) {
-    if (hdf5 && mode == Mode::file) {
+    if (placed) {
+      place_rows(reinterpret_cast<const double*>(data), bytes / (ncol * sizeof(double)));
+    } else if (hdf5 && mode == Mode::file) {
       write_hdf5_rows(reinterpret_cast<const double*>(data), bytes / (ncol * sizeof(double)));
     } else {
       write_all(f, data, bytes, name);
@@ -262,6 +415,10 @@ MuonWriter::MuonWriter(const std::filesystem::path& path, OutputLayout layout,
   m.atomic.emplace(path);
   if (m.hdf5) {
     m.file = io::h5::create_file(m.atomic->temp_path().string());
+    if (compression.kind == io::h5::Compression::Kind::none) {
+      m.raw_fd = ::open(m.atomic->temp_path().c_str(), O_WRONLY | O_CLOEXEC);
+      m.placed = m.raw_fd >= 0;
+    }
     return;
   }
   m.f = std::fopen(m.atomic->temp_path().c_str(), "wb");
@@ -312,6 +469,11 @@ void MuonWriter::commit() {
                            m.pending.data()) < 0) {
         throw Error(m.name + ": write error (dataset 'muons')");
       }
+    } else if (m.placed) {
+      const hsize_t dims[2] = {m.dataset_rows, m.ncol};
+      if (H5Dset_extent(m.dataset.get(), dims) < 0) {
+        throw Error(m.name + ": cannot extend dataset 'muons'");
+      }
     } else if (left) {
       m.write_block(m.pending.data(), left);
     }
@@ -319,6 +481,9 @@ void MuonWriter::commit() {
     m.dataset.reset();
     if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) throw Error(m.name + ": write error");
     m.file.reset();
+    if (m.raw_fd >= 0 && ::close(std::exchange(m.raw_fd, -1)) != 0) {
+      throw Error(m.name + ": write error");
+    }
   } else {
     const bool ok = std::fflush(m.f) == 0 && std::ferror(m.f) == 0;
     const bool closed = std::fclose(m.f) == 0;

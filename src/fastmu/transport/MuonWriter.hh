@@ -3,9 +3,11 @@
 // dataset "muons" (rows, columns) with a "columns" attribute.
 //
 // The file's bytes depend only on the rows written, never on how they were cut
-// into append() calls: HDF5 rows go out in fixed blocks of kRowsPerChunk (one
-// HDF5 chunk per write, no timestamps), so a streamed, chunked or MPI run
-// writes the same file as a single batch.
+// into append() calls: the HDF5 dataset grows by whole chunks of
+// kRowsPerChunk rows (no timestamps), so a streamed, chunked or MPI run
+// writes the same file as a single batch. Uncompressed HDF5 rows are written
+// straight into their chunks by several threads (positioned writes); a
+// compressed dataset goes through HDF5's filters one chunk at a time.
 #pragma once
 
 #include <cstdint>

@@ -1,10 +1,11 @@
 #include "fastmu/transport/Objective.hh"
 
-#include <chrono>
-
 #include <fmt/format.h>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Timing.hh"
+#include "fastmu/transport/CudaSession.hh"
+#include "fastmu/transport/CudaTransport.hh"
 
 namespace fastmu {
 
@@ -45,45 +46,82 @@ void check(const TransportParams& params, const FieldParameters& fp,
 
 }  // namespace
 
-WindowObjectiveResult window_objective(const TransportParams& params, const MuonBatch& in,
-                                       const FieldParameters& fp,
-                                       const WindowObjectiveOptions& options, Backend backend) {
-  check(params, fp, options);
-  backend = resolve_backend(backend);
-  const auto t0 = std::chrono::steady_clock::now();
-  HostTransportView host(params);
-  // New field values on the same shapes: a copy of the volume records.
+namespace {
+
+// The records of the geometry's volumes with the fields of `fp` (a design with
+// new field values on the same shapes), or none when `fp` keeps the geometry's.
+std::vector<VolumeRecord> records_with_fields(const GeometryView& g, const FieldParameters& fp) {
   std::vector<VolumeRecord> records;
-  if (!fp.volume_field.empty()) {
-    const GeometryView& g = host.view.geometry;
-    records.assign(g.volumes, g.volumes + g.num_volumes);
-    for (std::size_t v = 0; v < records.size(); ++v) records[v].field = fp.volume_field[v];
-    host.view.geometry.volumes = records.data();
-  }
+  if (fp.volume_field.empty()) return records;
+  records.assign(g.volumes, g.volumes + g.num_volumes);
+  for (std::size_t v = 0; v < records.size(); ++v) records[v].field = fp.volume_field[v];
+  return records;
+}
+
+FieldParameterView parameter_view(const FieldParameters& fp) {
   FieldParameterView view;
   view.n_params = fp.n_params;
   view.volume_param = fp.volume_param.data();
   view.volume_dfield = fp.volume_dfield.data();
   view.n_volumes = static_cast<std::int32_t>(fp.volume_param.size());
   view.cosine_softening = fp.cosine_softening;
+  return view;
+}
+
+// One pass on the current GPU: the params' resident views (uploaded once per
+// params, CudaSession.hh), this design's fields and field parameters copied
+// over (a few kB), the muons into the GPU's kept buffers.
+WindowObjectiveResult objective_on_gpu(const TransportParams& params, const FieldParameters& fp,
+                                       const cuda::ObjectiveMuonsIn& in,
+                                       const WindowObjectiveOptions& options) {
+  const ResidentGpus resident(params, {cuda::current_device()});
+  const cuda::GpuTarget& gpu = resident.targets()[0];
+  TransportView dv = *gpu.view;
+  cuda::DeviceArena arena;
+  const std::vector<VolumeRecord> records = records_with_fields(params.geometry().host_view(), fp);
+  if (!records.empty()) dv.geometry.volumes = arena.copy(records.data(), records.size());
+  FieldParameterView dfp = parameter_view(fp);
+  if (dfp.n_volumes > 0) {
+    dfp.volume_param = arena.copy(fp.volume_param.data(), fp.volume_param.size());
+    dfp.volume_dfield = arena.copy(fp.volume_dfield.data(), fp.volume_dfield.size());
+  }
+  return cuda::window_objective(dv, dfp, in, options, *gpu.lanes);
+}
+
+}  // namespace
+
+WindowObjectiveResult window_objective(const TransportParams& params, const MuonBatch& in,
+                                       const FieldParameters& fp,
+                                       const WindowObjectiveOptions& options, Backend backend) {
+  check(params, fp, options);
+  backend = resolve_backend(backend);
+  const auto t0 = SteadyClock::now();
   WindowObjectiveResult r;
   if (backend == Backend::cuda) {
-    // One GPU (the current one): the views and the field parameters copied over.
-    cuda::DeviceArena arena;
-    auto copy = [&](const auto* p, std::size_t k) { return arena.copy(p, k); };
-    std::vector<MaterialTableView> table_views;
-    TransportView dv = params.make_view(copy, table_views);
-    if (!records.empty()) dv.geometry.volumes = arena.copy(records.data(), records.size());
-    FieldParameterView dfp = view;
-    if (view.n_volumes > 0) {
-      dfp.volume_param = arena.copy(fp.volume_param.data(), fp.volume_param.size());
-      dfp.volume_dfield = arena.copy(fp.volume_dfield.data(), fp.volume_dfield.size());
-    }
-    r = cuda::window_objective(dv, dfp, in, options);
+    cuda::ObjectiveMuonsIn muons;
+    muons.host = &in;
+    r = objective_on_gpu(params, fp, muons, options);
   } else {
-    r = window_objective_cpu(host.view, view, in, options);
+    HostTransportView host(params);
+    const std::vector<VolumeRecord> records = records_with_fields(host.view.geometry, fp);
+    if (!records.empty()) host.view.geometry.volumes = records.data();
+    r = window_objective_cpu(host.view, parameter_view(fp), in, options);
   }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.seconds = seconds_since(t0);
+  return r;
+}
+
+WindowObjectiveResult window_objective_on_device(const TransportParams& params, const float* rows,
+                                                 std::size_t n, int ncol, const FieldParameters& fp,
+                                                 const WindowObjectiveOptions& options,
+                                                 void* stream) {
+  check(params, fp, options);
+  resolve_backend(Backend::cuda);  // a clear error without CUDA or a GPU
+  const auto t0 = SteadyClock::now();
+  cuda::ObjectiveMuonsIn muons;
+  muons.rows = rows, muons.n = n, muons.ncol = ncol, muons.stream = stream;
+  WindowObjectiveResult r = objective_on_gpu(params, fp, muons, options);
+  r.seconds = seconds_since(t0);
   return r;
 }
 

@@ -29,9 +29,24 @@ struct FieldParameters {
 // requested or chosen by `automatic`). Throws fastmu::Error for more than
 // kMaxFieldParameters parameters, arrays that do not match the geometry's
 // volumes, a bad plane index or a negative smoothing.
+//
+// On the GPU the geometry and tables stay resident between calls with the
+// same params (CudaSession.hh), as for transport(), and so do the device
+// buffers of the muons: a repeated call (an optimiser's next design) copies
+// the muons in and the block partial sums out, nothing else.
 WindowObjectiveResult window_objective(const TransportParams& params, const MuonBatch& in,
                                        const FieldParameters& fp,
                                        const WindowObjectiveOptions& options,
                                        Backend backend = Backend::automatic);
+
+// The same on the current GPU for muons that live in GPU memory (row-major
+// (n, ncol) float32, ncol 7 or 8: px,py,pz,x,y,z,pdg[,weight], as
+// transport_on_device), on `stream` (a cudaStream_t; nullptr: the default
+// stream). The muons are never copied through host memory. Throws
+// fastmu::Error when this build has no CUDA or no GPU is visible.
+WindowObjectiveResult window_objective_on_device(const TransportParams& params, const float* rows,
+                                                 std::size_t n, int ncol, const FieldParameters& fp,
+                                                 const WindowObjectiveOptions& options,
+                                                 void* stream = nullptr);
 
 }  // namespace fastmu

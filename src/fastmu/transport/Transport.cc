@@ -194,7 +194,8 @@ void transport_device(const TransportView&, const float*, std::size_t, int, cons
   throw Error("this fastmu was built without CUDA");
 }
 WindowObjectiveResult window_objective(const TransportView&, const FieldParameterView&,
-                                       const MuonBatch&, const WindowObjectiveOptions&) {
+                                       const ObjectiveMuonsIn&, const WindowObjectiveOptions&,
+                                       GpuLanes&) {
   throw Error("this fastmu was built without CUDA");
 }
 }  // namespace cuda

@@ -47,20 +47,23 @@ struct WindowObjectiveOptions {
   double max_tangent = 100.0;
   std::int32_t plane = 0;      // index of the sensitive plane
   bool gradient = true;        // carry the tangents
+  bool per_muon = true;        // keep the per-muon arrays of the result (else only the sums)
   int threads = 0;             // CPU threads (0: all)
   std::uint64_t first_id = 0;  // id of row 0 (keys the random numbers)
 };
 
-// Per-muon contributions (rows in id order), summed in that order.
+// The totals and, with options.per_muon, the per-muon contributions (rows in
+// id order). Totals are summed in a fixed order that does not depend on the
+// backend, thread count or launch (objective_block_sum).
 struct WindowObjectiveResult {
   std::int32_t n_params = 0;
   double value = 0;                      // sum of w * sigmoid
   double hard = 0;                       // sum of w over the muons inside the window
   std::vector<double> gradient;          // d value / d theta_k
-  std::vector<double> muon_value;        // per muon
-  std::vector<double> muon_grad;         // per muon, n_params each (gradient only)
-  std::vector<std::int32_t> status;      // final status per muon
-  std::vector<std::int32_t> muon_steps;  // steps per muon
+  std::vector<double> muon_value;        // per muon (per_muon only)
+  std::vector<double> muon_grad;         // per muon, n_params each (gradient and per_muon only)
+  std::vector<std::int32_t> status;      // final status per muon (per_muon only)
+  std::vector<std::int32_t> muon_steps;  // steps per muon (per_muon only)
   std::uint64_t steps = 0;
   double seconds = 0;
 };
@@ -99,30 +102,94 @@ FASTMU_HD FASTMU_FORCEINLINE double window_contribution(const MuonTrack& m, cons
   return weight * sig;
 }
 
-// A result for n muons and n_params parameters: per-muon arrays and the
-// gradient zeroed (both backends fill the per-muon parts, then sum_objective).
-inline WindowObjectiveResult objective_result(std::size_t n, std::int32_t n_params) {
+// The per-muon columns of an objective pass (host or device memory): what
+// the totals are summed from.
+struct ObjectiveColumns {
+  const double* value = nullptr;
+  const double* hard = nullptr;
+  const double* grad = nullptr;  // n_params per muon
+  const std::int32_t* steps = nullptr;
+  std::size_t n = 0;
+  std::int32_t n_params = 0;
+};
+
+// Muons per partial sum. The totals are sums over consecutive blocks of this
+// many muons, each block summed in id order, then the blocks in order: the
+// GPU sums its blocks in parallel on the device and the CPU the same way, so
+// both give the same totals from the same per-muon values, and nothing but
+// the partial sums leaves the GPU.
+inline constexpr std::size_t kObjectiveSumBlock = 256;
+
+// The quantities summed per block: value, hard count, steps, then the
+// gradient's n_params components.
+FASTMU_HD inline std::int32_t objective_sum_quantities(std::int32_t n_params) {
+  return 3 + n_params;
+}
+
+// Quantity q (objective_sum_quantities) of block b, summed in id order.
+FASTMU_HD inline double objective_block_sum(const ObjectiveColumns& c, std::size_t b,
+                                            std::int32_t q) {
+  const std::size_t begin = b * kObjectiveSumBlock;
+  const std::size_t end = begin + kObjectiveSumBlock < c.n ? begin + kObjectiveSumBlock : c.n;
+  const std::size_t np = static_cast<std::size_t>(c.n_params);
+  double s = 0.0;
+  for (std::size_t i = begin; i < end; ++i) {
+    s += q == 0   ? c.value[i]
+         : q == 1 ? c.hard[i]
+         : q == 2 ? static_cast<double>(c.steps[i])
+                  : c.grad[i * np + static_cast<std::size_t>(q - 3)];
+  }
+  return s;
+}
+
+inline std::size_t objective_sum_blocks(std::size_t n) {
+  return (n + kObjectiveSumBlock - 1) / kObjectiveSumBlock;
+}
+
+// A result for n_params parameters with the gradient zeroed, and the
+// per-muon arrays for n muons when `per_muon`.
+inline WindowObjectiveResult objective_result(std::size_t n, std::int32_t n_params, bool per_muon) {
   WindowObjectiveResult r;
   r.n_params = n_params;
-  const std::size_t np = static_cast<std::size_t>(n_params);
-  r.muon_value.assign(n, 0.0);
-  r.muon_grad.assign(n * np, 0.0);
-  r.status.assign(n, 0);
-  r.muon_steps.assign(n, 0);
-  r.gradient.assign(np, 0.0);
+  r.gradient.assign(static_cast<std::size_t>(n_params), 0.0);
+  if (per_muon) {
+    r.muon_value.assign(n, 0.0);
+    r.muon_grad.assign(n * static_cast<std::size_t>(n_params), 0.0);
+    r.status.assign(n, 0);
+    r.muon_steps.assign(n, 0);
+  }
   return r;
 }
 
-// The totals from the per-muon parts, in muon order (the same sums on the
-// CPU and the GPU): value, hard count (`hard`, per muon), steps, gradient.
-inline void sum_objective(WindowObjectiveResult& r, const std::vector<double>& hard) {
-  const std::size_t np = static_cast<std::size_t>(r.n_params);
-  for (std::size_t i = 0; i < r.muon_value.size(); ++i) {
-    r.value += r.muon_value[i];
-    r.hard += hard[i];
-    r.steps += static_cast<std::uint64_t>(r.muon_steps[i]);
-    for (std::size_t k = 0; k < np; ++k) r.gradient[k] += r.muon_grad[i * np + k];
+// The totals from the block partial sums (`partials`: objective_sum_quantities
+// per block, blocks in order), added in block order.
+inline void sum_objective_partials(WindowObjectiveResult& r, const double* partials,
+                                   std::size_t blocks) {
+  const std::size_t nq = static_cast<std::size_t>(objective_sum_quantities(r.n_params));
+  double steps = 0.0;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const double* p = partials + b * nq;
+    r.value += p[0];
+    r.hard += p[1];
+    steps += p[2];
+    for (std::size_t k = 0; k + 3 < nq; ++k) r.gradient[k] += p[3 + k];
   }
+  r.steps = static_cast<std::uint64_t>(steps);
+}
+
+// The totals of per-muon columns on the host (the CPU backend), in the
+// order the GPU sums them.
+inline void sum_objective(WindowObjectiveResult& r, const ObjectiveColumns& c) {
+  const std::size_t blocks = objective_sum_blocks(c.n);
+  const std::int32_t nq = objective_sum_quantities(c.n_params);
+  std::vector<double> partials(blocks * static_cast<std::size_t>(nq));
+  for (std::size_t b = 0; b < blocks; ++b) {
+    for (std::int32_t q = 0; q < nq; ++q) {
+      partials[b * static_cast<std::size_t>(nq) + static_cast<std::size_t>(q)] =
+          objective_block_sum(c, b, q);
+    }
+  }
+  sum_objective_partials(r, partials.data(), blocks);
 }
 
 }  // namespace detail
@@ -135,8 +202,9 @@ WindowObjectiveResult window_objective_cpu(const Env& env, const FieldParameterV
                                            const MuonBatch& in,
                                            const WindowObjectiveOptions& options) {
   const std::size_t n = in.size();
-  WindowObjectiveResult r = detail::objective_result(n, options.gradient ? fp.n_params : 0);
-  const std::size_t np = static_cast<std::size_t>(r.n_params);
+  const std::int32_t n_params = options.gradient ? fp.n_params : 0;
+  WindowObjectiveResult r = detail::objective_result(n, n_params, true);
+  const std::size_t np = static_cast<std::size_t>(n_params);
   std::vector<double> hard(n, 0.0);
   const SensitivePlane window = env.planes[options.plane];
   parallel_for_chunks(n, options.threads, 256, [&](std::size_t begin, std::size_t end) {
@@ -156,13 +224,17 @@ WindowObjectiveResult window_objective_cpu(const Env& env, const FieldParameterV
       }
       r.muon_value[i] = detail::window_contribution(m, window, options.plane, options.smoothing,
                                                     in.weight[i], options.gradient ? &tan : nullptr,
-                                                    r.n_params, hard[i], grad, options.max_tangent);
+                                                    n_params, hard[i], grad, options.max_tangent);
       for (std::size_t k = 0; k < np; ++k) r.muon_grad[i * np + k] = grad[k];
       r.status[i] = m.status;
       r.muon_steps[i] = m.steps;
     }
   });
-  detail::sum_objective(r, hard);
+  detail::sum_objective(
+      r, {r.muon_value.data(), hard.data(), r.muon_grad.data(), r.muon_steps.data(), n, n_params});
+  if (!options.per_muon) {
+    r.muon_value = {}, r.muon_grad = {}, r.status = {}, r.muon_steps = {};
+  }
   return r;
 }
 

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Python checks of fastmu ON the GPU machine (PYTHONPATH=.device/python,
+the extension from build_python_module.sh), one section each, results as
+lines on stdout:
+
+  repeat    the fixed cost of a repeated fastmu.transport call on the GPU
+            (one muon, then 10^3 and 10^6) after the first call built the
+            parameters (issue 9);
+  objective fastmu.ship.objective with host muons against the same muons as
+            a CUDA torch tensor (kept on the GPU): value, gradient, time per
+            call (issue 12);
+  torch     the torch.autograd.Function wrapper: params a tensor with
+            requires_grad, backward() against the objective's gradient, one
+            torch.optim.Adam step (issue 12).
+
+    PYTHONPATH=.device/python python3 .device/python_checks.py --n 1000000
+"""
+
+import argparse
+import time
+
+import numpy as np
+
+import fastmu
+from fastmu import _fastmu
+
+
+def timed(fn, repeat):
+    times = []
+    out = None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return out, times
+
+
+def ms(times):
+    return ", ".join(f"{1e3 * t:.2f}" for t in times)
+
+
+def repeat_section():
+    geo = fastmu.examples.iron_block_geometry()
+    for n in (1, 1000, 1000000):
+        mu = fastmu.examples.iron_block_muons(n)
+        fastmu.transport(mu, geo, backend="cuda", all=True)  # parameters built / resident
+        _, t = timed(lambda: fastmu.transport(mu, geo, backend="cuda", all=True), 5)
+        print(f"repeat: fastmu.transport, iron block, {n} muons, host arrays, calls 2-6 [ms]: "
+              f"{ms(t)}", flush=True)
+        if n == 1:
+            # The same on the CPU backend; the extension's call alone; what
+            # was rebuilt or uploaded again.
+            fastmu.transport(mu, geo, backend="cpu", all=True)
+            _, tc = timed(lambda: fastmu.transport(mu, geo, backend="cpu", all=True), 5)
+            print(f"repeat: the same on the CPU backend [ms]: {ms(tc)}", flush=True)
+            x = _fastmu._transport
+            arr = np.asarray(mu)
+            kw = dict(step=0.02, seed=1, p_kill=0.18, max_steps=100000, all=True, threads=0,
+                      gpus=1)
+            b0, u0 = _fastmu._transport_params_builds(), _fastmu._gpu_uploads()
+            _, tx = timed(lambda: x(arr, geo, [], True, "cuda", None, **kw), 5)
+            print(f"repeat: _fastmu._transport alone, cuda [ms]: {ms(tx)}; parameter builds "
+                  f"{_fastmu._transport_params_builds() - b0}, GPU uploads "
+                  f"{_fastmu._gpu_uploads() - u0} in those calls", flush=True)
+
+
+def objective_section(n):
+    import torch
+    p = fastmu.ship.parameters("warm_baseline")
+    mu = fastmu.ship.muons(n, seed=1)
+    dev = torch.as_tensor(mu, device="cuda")
+    opt = dict(seed=1, smoothing=0.05, backend="cuda")
+    fastmu.ship.objective(mu[:1000], p, **opt)  # tables and geometry
+    (vh, gh), th = timed(lambda: fastmu.ship.objective(mu, p, **opt), 3)
+    (vd, gd), td = timed(lambda: fastmu.ship.objective(dev, p, **opt), 3)
+    _, tv = timed(lambda: fastmu.ship.objective(dev, p, gradient=False, **opt), 3)
+    print(f"objective: {n} SHiP muons, value+gradient per call [ms]: host array {ms(th)}; "
+          f"CUDA tensor {ms(td)}; value only (CUDA tensor) {ms(tv)}", flush=True)
+    print(f"objective: value host {vh:.6f} / device {vd:.6f}; max |grad difference| "
+          f"{np.nanmax(np.abs(gh[:, 14] - gd[:, 14])):.3g} of max |grad| "
+          f"{np.nanmax(np.abs(gh[:, 14])):.3g}", flush=True)
+    print("objective: grad[:, 14] = " + " ".join(f"{g:.3f}" for g in gh[:, 14]), flush=True)
+    return mu, dev, gh
+
+
+def torch_section(mu, dev, g_ref):
+    import torch
+    p0 = fastmu.ship.parameters("warm_baseline")
+    params = torch.tensor(p0, dtype=torch.float64, device="cuda", requires_grad=True)
+    value = fastmu.ship.torch_objective(params, dev, seed=1, smoothing=0.05, backend="cuda")
+    value.backward()
+    g = params.grad.detach().cpu().numpy()
+    print(f"torch: value {float(value):.6f} ({value.device}, requires_grad "
+          f"{value.requires_grad}); grad[:, 14] max |difference| to objective() "
+          f"{np.max(np.abs(g[:, 14] - g_ref[:, 14])):.3g}; grad[:, :14] all zero "
+          f"{bool(np.all(g[:, :14] == 0))}", flush=True)
+    mask = torch.zeros_like(params)
+    mask[:, 14] = 1
+    adam = torch.optim.Adam([params], lr=0.02)
+    adam.zero_grad()
+    loss = -fastmu.ship.torch_objective(params, dev, seed=1, smoothing=0.05, backend="cuda")
+    loss.backward()
+    params.grad *= mask
+    adam.step()
+    moved = (params.detach().cpu().numpy() - p0)[:, 14]
+    print("torch: one Adam step (lr 0.02, maximising the objective) moved B by " +
+          " ".join(f"{d:+.4f}" for d in moved) + " T", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=1000000, help="SHiP muons for the objective")
+    args = ap.parse_args()
+    print(f"fastmu {fastmu.__version__}, cuda_available {fastmu.cuda_available()}", flush=True)
+    repeat_section()
+    mu, dev, g = objective_section(args.n)
+    torch_section(mu, dev, g)
+
+
+if __name__ == "__main__":
+    main()
