@@ -11,6 +11,8 @@ and come back as arrays of the same library on the same device, without a
 copy through host memory (see _transport_device).
 """
 
+import collections
+import json
 import os
 
 import numpy as np
@@ -68,12 +70,43 @@ def _normalise_tables(tables):
     return [_as_table(t) for t in tables]
 
 
+# Geometries built from dicts or JSON files, by content: a loop that passes
+# the same dict (or file) again gets the same Geometry object, hence the
+# parameters and GPU uploads of its first call (fastmu's resident
+# parameters are kept per Geometry object).
+_GEOMETRIES = collections.OrderedDict()
+_GEOMETRIES_KEPT = 8
+
+
 def _as_geometry(geometry):
     if isinstance(geometry, _fastmu.Geometry):
         return geometry
     if isinstance(geometry, dict):
-        return _fastmu.Geometry.from_dict(geometry)
-    return _fastmu.Geometry.from_json(str(geometry))
+        try:
+            key = ("dict", json.dumps(geometry, sort_keys=True,
+                                      default=lambda o: o.tolist() if hasattr(o, "tolist") else
+                                      repr(o)))
+        except (TypeError, ValueError):
+            key = None
+        build = lambda: _fastmu.Geometry.from_dict(geometry)  # noqa: E731
+    else:
+        path = os.path.realpath(os.fspath(geometry))
+        try:
+            st = os.stat(path)
+            key = ("file", path, st.st_mtime_ns, st.st_size)
+        except OSError:
+            key = None  # from_json names the missing file
+        build = lambda: _fastmu.Geometry.from_json(str(geometry))  # noqa: E731
+    geo = _GEOMETRIES.get(key) if key else None
+    if geo is None:
+        geo = build()
+        if key:
+            _GEOMETRIES[key] = geo
+            while len(_GEOMETRIES) > _GEOMETRIES_KEPT:
+                _GEOMETRIES.popitem(last=False)
+    else:
+        _GEOMETRIES.move_to_end(key)
+    return geo
 
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
@@ -109,9 +142,10 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
       rank's share) gets the same ids, hence the same random numbers and
       results, as in a transport of the whole set.
 
-    Repeated calls with the same geometry, tables and options reuse the
-    parameters built by the first (tables, geometry views): a loop pays only
-    for the transport.
+    Repeated calls with the same geometry (the same Geometry object, an equal
+    dict or the same unchanged JSON file), tables and options reuse the
+    parameters built by the first (tables, geometry views, and on a GPU their
+    device copies): a loop pays only for the transport.
 
     Returns a dict of arrays, one entry per muon: id (int64), px, py, pz, x,
     y, z (float32), pdg (int32), weight (float64), status (int32, see

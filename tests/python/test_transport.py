@@ -269,6 +269,26 @@ def test_detailed_engine_through_a_geometry(iron_block):
         fastmu.transport(muons, iron_block, engine="geant4")
 
 
+def test_equal_geometry_dicts_and_files_reuse_parameters(fe_table, tmp_path):
+    # A loop that passes the geometry as a dict (or a JSON path) builds once.
+    import json
+    m = muons(50)
+    d = fastmu.examples.iron_block_geometry()
+    fastmu.transport(m, d, tables=[fe_table], backend="cpu", seed=21)
+    builds = fastmu._fastmu._transport_params_builds()
+    fastmu.transport(m, json.loads(json.dumps(d)), tables=[fe_table], backend="cpu", seed=21)
+    assert fastmu._fastmu._transport_params_builds() == builds
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(d))
+    fastmu.transport(m, path, tables=[fe_table], backend="cpu", seed=21)
+    fastmu.transport(m, str(path), tables=[fe_table], backend="cpu", seed=21)
+    assert fastmu._fastmu._transport_params_builds() == builds + 1
+    # A changed dict is a new geometry.
+    d["volumes"][0]["max"][2] = 5.0
+    fastmu.transport(m, d, tables=[fe_table], backend="cpu", seed=21)
+    assert fastmu._fastmu._transport_params_builds() == builds + 2
+
+
 def test_repeated_call_reuses_parameters_and_slices_keep_ids(fe_table, iron_block):
     m = muons(2000)
     m[:, 2] = np.linspace(5, 60, len(m))

@@ -175,11 +175,13 @@ TEST(ShipGradient, CudaTotalsAloneAndRepeatedPassesAgree) {
 
 TEST(ShipGradient, CudaMatchesCentralDifferences) {
   // Issue 12's criterion on the GPU: each magnet's gradient against the
-  // central difference in its B (common random numbers), within 5 % or two
-  // standard errors of the paired per-muon differences. FASTMU_SHIP_FD_MUONS
-  // sets the muons (the device runs use 10^5 and more).
+  // central difference in its B (common random numbers), within 5 % or the
+  // statistical spread of the paired per-muon differences (three standard
+  // errors: seven magnets at two would fail one run in four by chance; with
+  // 2e4 muons, magnet 3 once sat at 2.02). FASTMU_SHIP_FD_MUONS sets the
+  // muons (10^6 on the GPU machine: all within 3.4 %).
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device (or built without CUDA)";
-  std::size_t n = 20000;
+  std::size_t n = 100000;
   if (const char* e = std::getenv("FASTMU_SHIP_FD_MUONS")) n = std::stoul(e);
   const double eps = 0.05;
   Ship s;
@@ -213,7 +215,7 @@ TEST(ShipGradient, CudaMatchesCentralDifferences) {
         "magnet %zu (B %+.2f T): gradient %.2f, central FD %.2f, paired difference %.2f +- "
         "%.2f, gradient / FD - 1 %+.3f\n",
         k, s.magnets[k][14], g.gradient[k], fd, diff, spread, g.gradient[k] / fd - 1);
-    EXPECT_LE(std::fabs(diff), std::max(0.05 * std::fabs(fd), 2 * spread)) << "magnet " << k;
+    EXPECT_LE(std::fabs(diff), std::max(0.05 * std::fabs(fd), 3 * spread)) << "magnet " << k;
   }
 }
 

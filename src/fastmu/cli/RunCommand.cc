@@ -34,6 +34,7 @@
 #include "fastmu/physics/DetailedEngine.hh"
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/tables/TableFile.hh"
+#include "fastmu/transport/CudaSession.hh"
 #include "fastmu/transport/CudaTransport.hh"
 #include "fastmu/transport/DetailedTransport.hh"
 #include "fastmu/transport/Examples.hh"
@@ -266,12 +267,15 @@ void run_files(const RunArgs& a) {
     }
   } own_part{mpi::active() ? part_path(a.out, job, mpi::rank()) : std::filesystem::path()};
   std::unique_ptr<ProgressBar> bar;  // rank 0 draws the rows of all ranks
+  std::jthread gpus_down;            // the GPUs' shutdown, joined on leaving
   mpi::collective([&] {
     MuonReader reader(a.muons, a.threads);
     // The row count splits the rows over ranks and sizes the progress bar
     // (a CSV file is scanned for it only then).
     const bool need_rows = mpi::active() || mpi::progress_shown();
-    const std::uint64_t n = need_rows ? reader.rows() : std::numeric_limits<std::uint64_t>::max();
+    const std::uint64_t n =
+        need_rows ? reader.rows()
+                  : reader.known_rows().value_or(std::numeric_limits<std::uint64_t>::max());
     StreamOptions so;
     so.backend = backend;
     so.threads = a.threads;
@@ -294,6 +298,14 @@ void run_files(const RunArgs& a) {
     bar = mpi::rank_progress_bar("run", static_cast<std::size_t>(so.end - so.begin),
                                  need_rows ? static_cast<std::size_t>(n) : 0);
     so.on_rows = [&bar](std::size_t k) { bar->add(k); };
+    if (backend == Backend::cuda) {
+      // The GPUs are done once the last chunk is transported: their
+      // contexts go while the last rows are written, not after the exit.
+      so.on_transported = [&gpus_down] {
+        cuda::device_name();  // cached for the report
+        gpus_down = std::jthread([] { shut_down_resident_gpus(); });
+      };
+    }
     std::unique_ptr<MuonWriter> writer =
         mpi::active()
             ? std::make_unique<MuonWriter>(part_path(a.out, job, mpi::rank()), layout, compression,

@@ -112,6 +112,19 @@ void release_resident_gpus() {
   }
 }
 
+void shut_down_resident_gpus() {
+  std::vector<int> used;
+  {
+    std::lock_guard<std::mutex> lock(registry_mu);
+    for (std::size_t d = 0; d < registry().size(); ++d) {
+      const ResidentGpu& g = *registry()[d];
+      if (g.arena || g.lanes) used.push_back(static_cast<int>(d));
+    }
+  }
+  release_resident_gpus();
+  cuda::stop_devices(used);
+}
+
 std::uint64_t resident_uploads() { return uploads.load(); }
 
 }  // namespace fastmu

@@ -41,6 +41,13 @@ class ResidentGpus {
 // Frees every GPU's resident inputs and buffers (waits for calls in flight).
 void release_resident_gpus();
 
+// release_resident_gpus(), then the CUDA contexts of the GPUs that held
+// inputs destroyed (cuda::stop_devices). For a command that has finished
+// with its GPUs and still writes output: the driver's teardown (0.14 s on
+// one H100 with a run's pinned buffers) then overlaps the writing instead of
+// following the process's exit. No CUDA call may follow in this process.
+void shut_down_resident_gpus();
+
 // How many times inputs were uploaded to a GPU in this process (for tests
 // and reports: a repeated call with the same inputs adds nothing).
 std::uint64_t resident_uploads();

@@ -312,6 +312,12 @@ void start_devices(int count) {
   }
 }
 
+void stop_devices(const std::vector<int>& devices) {
+  for (int d : devices) {
+    if (cudaSetDevice(d) != cudaSuccess || cudaDeviceReset() != cudaSuccess) cudaGetLastError();
+  }
+}
+
 DeviceArena::~DeviceArena() {
   for (void* p : blocks_) cudaFree(p);
 }

@@ -27,6 +27,10 @@ const char* device_name();
 // so that a caller can have it done on a thread of its own while it loads
 // tables. Errors are left for the first real use to report.
 void start_devices(int count);
+// Destroys the CUDA context of each device in `devices` (cudaDeviceReset):
+// every allocation on it is gone. For a process that has finished with its
+// GPUs, so that the driver's teardown is not paid at exit.
+void stop_devices(const std::vector<int>& devices);
 
 // Device memory for the views: copies host arrays to the GPU and frees them
 // all when destroyed. Every CUDA call is checked (fastmu::Error on failure).

@@ -619,6 +619,8 @@ MuonReader::MuonReader(const std::filesystem::path& path, int threads)
 
 MuonReader::~MuonReader() = default;
 
+std::optional<std::uint64_t> MuonReader::known_rows() const { return impl_->total; }
+
 std::uint64_t MuonReader::rows() {
   Impl& m = *impl_;
   if (!m.total) {

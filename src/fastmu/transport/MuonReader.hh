@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "fastmu/transport/MuonBatch.hh"
 
@@ -23,6 +24,9 @@ class MuonReader {
 
   // Number of muon rows in the file (CSV: one pass over the file on first call).
   std::uint64_t rows();
+  // The number of rows when known without reading the file (HDF5; CSV once
+  // rows() has scanned it).
+  std::optional<std::uint64_t> known_rows() const;
   // The row the next read() starts at (its muon id).
   std::uint64_t position() const;
   // Moves to row `row` (CSV: scans from the start or the current position).

@@ -165,7 +165,12 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
     // GPU contexts, resident params and pinned buffers are set up while the
     // reader fills the first chunk.
     const auto t_prepare = SteadyClock::now();
-    prepare_transport(params, options.backend, chunk, options.gpus);
+    // Buffers for the first chunk's size: a small file does not pin a
+    // whole chunk's worth of host memory.
+    const std::uint64_t first_chunk =
+        options.end > options.begin ? std::min<std::uint64_t>(chunk, options.end - options.begin)
+                                    : chunk;
+    prepare_transport(params, options.backend, static_cast<std::size_t>(first_chunk), options.gpus);
     totals.prepare_seconds = seconds_since(t_prepare);
     while (auto c = inputs.pop()) {
       TransportStats stats;
@@ -184,6 +189,7 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
       if (!outputs.push(std::move(t))) break;
     }
     outputs.close();
+    if (options.on_transported) options.on_transported();
   } catch (...) {
     fail();
   }

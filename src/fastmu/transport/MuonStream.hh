@@ -26,6 +26,9 @@ struct StreamOptions {
   // is compacted on the GPU, so the other rows never cross the bus.
   ResultRows rows = ResultRows::all;
   std::function<void(std::size_t)> on_rows;  // called with each chunk's muon count once written
+  // Called once every chunk is transported (the writer may still be busy):
+  // the GPUs are no longer needed.
+  std::function<void()> on_transported;
 };
 
 struct StreamTotals {

@@ -177,6 +177,7 @@ void prepare_streamed(const std::vector<GpuTarget>&, std::size_t, const Streamed
 }
 const char* device_name() { return ""; }
 void start_devices(int) {}
+void stop_devices(const std::vector<int>&) {}
 DeviceArena::~DeviceArena() = default;
 const void* DeviceArena::copy_bytes(const void*, std::size_t) {
   throw Error("this fastmu was built without CUDA");
