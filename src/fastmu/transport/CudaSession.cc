@@ -22,7 +22,7 @@ struct InputsKey {
   bool operator==(const InputsKey& o) const {
     return geometry == o.geometry && tables == o.tables && options.step == o.options.step &&
            options.p_kill == o.options.p_kill && options.max_steps == o.options.max_steps &&
-           options.seed == o.options.seed;
+           options.seed == o.options.seed && options.long_steps == o.options.long_steps;
   }
 };
 

@@ -19,6 +19,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/transport/MuonOrder.cuh"
 #include "fastmu/transport/StepPhysics.hh"
 #include "fastmu/transport/TransportView.hh"
 #include "fastmu/transport/WindowObjective.hh"
@@ -45,14 +46,18 @@ struct DeviceMuons {
 // its other lanes idle: in the SHiP-like shield, with step lengths that vary
 // by 50x between iron and air, 55 % of the lanes' time (step counts of 4 000
 // muons in warps of 32). Random numbers are keyed by muon id and step, so
-// the order in which threads take muons changes nothing in the results.
+// the order in which threads take muons changes nothing in the results:
+// `order` (MuonOrder.cuh) hands them out grouped by charge and momentum.
 struct MuonQueue {
   unsigned long long* next;  // device counter, zero at launch
   std::size_t n;
+  const std::uint32_t* order = nullptr;  // muon of each turn (null: id order)
 
   __device__ bool take(std::size_t& i) const {
-    i = static_cast<std::size_t>(atomicAdd(next, 1ull));
-    return i < n;
+    const auto k = static_cast<std::size_t>(atomicAdd(next, 1ull));
+    if (k >= n) return false;
+    i = order ? order[k] : k;
+    return true;
   }
 };
 
@@ -460,6 +465,8 @@ struct GpuLanes::Impl {
     std::size_t scan_bytes = 0;
     std::vector<std::pair<cudaEvent_t, cudaEvent_t>> events;  // kernel start/end per chunk
     std::size_t events_used = 0;
+    void* order_block = nullptr;  // device: the ordering's keys, indices and scratch
+    MuonOrderBuffers order;
   };
   static constexpr int kSmall = 8;  // tally: steps, 5 statuses; the kept count; the queue
 
@@ -473,15 +480,39 @@ struct GpuLanes::Impl {
     double *weight = nullptr, *value = nullptr, *hard = nullptr, *grad = nullptr;
     double* partials = nullptr;
     unsigned long long* counter = nullptr;
+    MuonOrderBuffers order;  // in `block`
   } objective;
+
+  // One block of device memory for an ordering of up to `cap` muons.
+  static void* allocate_order(MuonOrderBuffers& b, std::size_t cap) {
+    const std::size_t column = (cap * 4 + 255) / 256 * 256;
+    b.scratch_bytes = MuonOrderBuffers::scratch_for(cap);
+    void* block = nullptr;
+    FASTMU_CUDA_CHECK(cudaMalloc(&block, 4 * column + b.scratch_bytes));
+    carve_order(b, static_cast<char*>(block), column);
+    return block;
+  }
+  static void carve_order(MuonOrderBuffers& b, char* at, std::size_t column) {
+    b.keys[0] = reinterpret_cast<std::uint32_t*>(at);
+    b.keys[1] = reinterpret_cast<std::uint32_t*>(at + column);
+    b.index[0] = reinterpret_cast<std::uint32_t*>(at + 2 * column);
+    b.index[1] = reinterpret_cast<std::uint32_t*>(at + 3 * column);
+    b.scratch = at + 4 * column;
+  }
 
   // Objective buffers for n muons and np parameters (the calling thread's
   // device must be `device`).
   ObjectiveBuffers& objective_buffers(std::size_t n, std::size_t np) {
     auto up = [](std::size_t b) { return (b + 255) / 256 * 256; };
     const std::size_t nq = 3 + np, blocks = detail::objective_sum_blocks(n);
-    const std::size_t sizes[] = {6 * up(n * 4),  3 * up(n * 4),       3 * up(n * 8),
-                                 up(n * np * 8), up(blocks * nq * 8), 256};
+    const std::size_t order_scratch = MuonOrderBuffers::scratch_for(n);
+    const std::size_t sizes[] = {6 * up(n * 4),
+                                 3 * up(n * 4),
+                                 3 * up(n * 8),
+                                 up(n * np * 8),
+                                 up(blocks * nq * 8),
+                                 256,
+                                 4 * up(n * 4) + up(order_scratch)};
     std::size_t bytes = 0;
     for (std::size_t b : sizes) bytes += b;
     ObjectiveBuffers& o = objective;
@@ -508,6 +539,8 @@ struct GpuLanes::Impl {
     o.grad = np ? reinterpret_cast<double*>(take(up(n * np * 8))) : nullptr;
     o.partials = reinterpret_cast<double*>(take(up(blocks * nq * 8)));
     o.counter = reinterpret_cast<unsigned long long*>(take(256));
+    o.order.scratch_bytes = up(order_scratch);
+    carve_order(o.order, take(4 * up(n * 4) + up(order_scratch)), up(n * 4));
     return o;
   }
 
@@ -518,7 +551,7 @@ struct GpuLanes::Impl {
   void free_buffers(Lane& l) {
     cudaFreeHost(l.host_in), cudaFreeHost(l.host_out), cudaFreeHost(l.host_small);
     cudaFree(l.state), cudaFree(l.compact), cudaFree(l.keep), cudaFree(l.pos), cudaFree(l.small);
-    cudaFree(l.scan_temp);
+    cudaFree(l.scan_temp), cudaFree(l.order_block);
     l = Lane{l.stream,
              0,
              nullptr,
@@ -532,7 +565,9 @@ struct GpuLanes::Impl {
              nullptr,
              0,
              std::move(l.events),
-             0};
+             0,
+             nullptr,
+             {}};
   }
 
   // At least `n` lanes whose buffers hold `cap` muons (the calling thread's
@@ -562,6 +597,7 @@ struct GpuLanes::Impl {
       FASTMU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, l.scan_bytes, l.keep, l.pos,
                                                       static_cast<int>(cap), l.stream));
       FASTMU_CUDA_CHECK(cudaMalloc(&l.scan_temp, l.scan_bytes));
+      l.order_block = allocate_order(l.order, cap);
       l.cap = cap;
     }
   }
@@ -767,6 +803,7 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
   const int lanes_per_gpu = lanes_for(gpus.size(), options);
   const std::size_t workers = gpus.size() * static_cast<std::size_t>(lanes_per_gpu);
   ChunkQueue queue(n, workers, options.chunk);
+  const bool ordered = worth_ordering(in.px.data(), in.py.data(), in.pz.data(), in.pdg.data(), n);
   const std::size_t cap = queue.capacity();
   out.first_id = first_id;
   out.id.clear();
@@ -820,10 +857,15 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
                             i32 + kPdg * cap,  i32 + kStatus * cap, i32 + kPlane * cap,
                             i32 + kSteps * cap};
         const auto ev = impl.next_events(L);
+        // The kernel time includes ordering the muons (a sort of 14-bit keys).
         FASTMU_CUDA_CHECK(cudaEventRecord(ev.first, L.stream));
+        const std::uint32_t* turn = nullptr;
+        if (ordered) {
+          FASTMU_CUDA_CHECK(order_muons(d.px, d.py, d.pz, d.pdg, m, L.order, L.stream, &turn));
+        }
         FASTMU_CUDA_CHECK(cudaMemsetAsync(L.small + 7, 0, 8, L.stream));
         transport_kernel<<<queue_grid(transport_kernel, kTransportBlock, m), kTransportBlock, 0,
-                           L.stream>>>(*g.view, d, MuonQueue{L.small + 7, m}, first_id + b);
+                           L.stream>>>(*g.view, d, MuonQueue{L.small + 7, m, turn}, first_id + b);
         FASTMU_CUDA_CHECK(cudaGetLastError());
         FASTMU_CUDA_CHECK(cudaEventRecord(ev.second, L.stream));
         const unsigned tally_blocks =
@@ -957,11 +999,18 @@ WindowObjectiveResult window_objective(const TransportView& view, const FieldPar
   }
   ObjectiveMuons m{o.x,      o.y,     o.z,    o.px,   o.py,     o.pz,   o.pdg,
                    o.weight, o.value, o.hard, o.grad, o.status, o.steps};
+  // Host muons: ordered unless they are a beam of identical muons; device
+  // rows: always (they are not looked at on the host).
+  const std::uint32_t* turn = nullptr;
+  const MuonBatch* hb = in.host;
+  if (!hb || worth_ordering(hb->px.data(), hb->py.data(), hb->pz.data(), hb->pdg.data(), n)) {
+    FASTMU_CUDA_CHECK(order_muons(o.px, o.py, o.pz, o.pdg, n, o.order, s, &turn));
+  }
   FASTMU_CUDA_CHECK(cudaMemsetAsync(o.counter, 0, 8, s));
   auto launch = [&](auto kernel) {
     kernel<<<queue_grid(kernel, kTransportBlock, n), kTransportBlock, 0, s>>>(
-        view, fp, m, MuonQueue{o.counter, n}, options.first_id, options.plane, options.smoothing,
-        options.max_tangent);
+        view, fp, m, MuonQueue{o.counter, n, turn}, options.first_id, options.plane,
+        options.smoothing, options.max_tangent);
   };
   if (options.gradient) {
     launch(objective_kernel<4, true>);
