@@ -11,14 +11,13 @@ tesla; the geometry (eight ARB8 blocks per magnet, concrete cavern, sensitive
 plane at z = 82 m with window |x| < 2 m, |y| < 3 m) follows the spec.
 """
 
-import collections
 import json
 
 import numpy as np
 
 from . import _fastmu
 from ._fastmu import Error, Geometry
-from .transport import is_device_array
+from .transport import _Recent, is_device_array
 
 COLUMNS = ("zgap", "dZ", "dXIn", "dXOut", "dYIn", "dYOut", "gapIn", "gapOut",
            "xYokeIn", "xYokeOut", "dYYokeIn", "dYYokeOut", "midGapIn", "midGapOut", "B")
@@ -60,21 +59,12 @@ def muons(n, seed=1):
 # a design that changes only fields reuses its geometry, hence (fastmu's
 # resident parameters) its grid and views; the tables stay loaded in the
 # process-wide table cache.
-_SHAPES = collections.OrderedDict()
-_SHAPES_KEPT = 4
+_SHAPES = _Recent(4)
 
 
 def _shape_geometry(params, world_material):
     key = (params.shape, params[:, :14].tobytes(), world_material)
-    geo = _SHAPES.get(key)
-    if geo is None:
-        geo = geometry(params, world_material)
-        _SHAPES[key] = geo
-        while len(_SHAPES) > _SHAPES_KEPT:
-            _SHAPES.popitem(last=False)
-    else:
-        _SHAPES.move_to_end(key)
-    return geo
+    return _SHAPES.get(key, lambda: geometry(params, world_material))
 
 
 def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="auto",

@@ -70,12 +70,33 @@ def _normalise_tables(tables):
     return [_as_table(t) for t in tables]
 
 
+class _Recent:
+    """The objects built for the last `kept` keys (least recently used out):
+    building again for an equal key returns the same object, so that
+    fastmu's resident parameters, kept per Geometry object, are reused."""
+
+    def __init__(self, kept):
+        self._kept = kept
+        self._items = collections.OrderedDict()
+
+    def get(self, key, build):
+        if key is None:
+            return build()
+        item = self._items.get(key)
+        if item is None:
+            item = build()
+            self._items[key] = item
+            while len(self._items) > self._kept:
+                self._items.popitem(last=False)
+        else:
+            self._items.move_to_end(key)
+        return item
+
+
 # Geometries built from dicts or JSON files, by content: a loop that passes
-# the same dict (or file) again gets the same Geometry object, hence the
-# parameters and GPU uploads of its first call (fastmu's resident
-# parameters are kept per Geometry object).
-_GEOMETRIES = collections.OrderedDict()
-_GEOMETRIES_KEPT = 8
+# the same dict (or an unchanged file) again gets the same Geometry object,
+# hence the parameters and GPU uploads of its first call.
+_GEOMETRIES = _Recent(8)
 
 
 def _as_geometry(geometry):
@@ -88,25 +109,14 @@ def _as_geometry(geometry):
                                       repr(o)))
         except (TypeError, ValueError):
             key = None
-        build = lambda: _fastmu.Geometry.from_dict(geometry)  # noqa: E731
-    else:
-        path = os.path.realpath(os.fspath(geometry))
-        try:
-            st = os.stat(path)
-            key = ("file", path, st.st_mtime_ns, st.st_size)
-        except OSError:
-            key = None  # from_json names the missing file
-        build = lambda: _fastmu.Geometry.from_json(str(geometry))  # noqa: E731
-    geo = _GEOMETRIES.get(key) if key else None
-    if geo is None:
-        geo = build()
-        if key:
-            _GEOMETRIES[key] = geo
-            while len(_GEOMETRIES) > _GEOMETRIES_KEPT:
-                _GEOMETRIES.popitem(last=False)
-    else:
-        _GEOMETRIES.move_to_end(key)
-    return geo
+        return _GEOMETRIES.get(key, lambda: _fastmu.Geometry.from_dict(geometry))
+    path = os.path.realpath(os.fspath(geometry))
+    try:
+        st = os.stat(path)
+        key = ("file", path, st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = None  # from_json names the missing file
+    return _GEOMETRIES.get(key, lambda: _fastmu.Geometry.from_json(str(geometry)))
 
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,

@@ -59,16 +59,6 @@ for rep in 1 2; do
   done
 done
 echo "== processes $(date -u +%T)" | tee -a "$log"
-gen() { [ -f "$work/$1" ] || python3 bench/make_muon_file.py --out "$work/$1" "${@:2}" | tee -a "$log"; }
-gen ship.h5 --n "$n_run" --spectrum ship
-gen iron.h5 --n "$n_run"
-for rep in 1 2; do
-  for case in ship iron; do
-    geo=examples/ship_warm.json
-    [ $case = iron ] && geo=examples/iron_block.json
-    rm -f "$work/out_$case.h5"
-    timed "$bin/fastmu" run --geometry "$geo" --muons "$work/$case.h5" --out "$work/out_$case.h5" \
-      --backend cuda --gpus 1
-  done
-done
+make_inputs "$n_run"
+whole_runs 2
 date -u | tee -a "$log"

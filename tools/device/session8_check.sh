@@ -49,20 +49,10 @@ run timeout 200 python3 .device/ship_gradient_check.py --n "$n_fd" --backend cud
 FASTMU_SHIP_FD_MUONS=$n_fd run "$bin/fastmu_tests_transport" \
   --gtest_filter=ShipGradient.CudaMatchesCentralDifferences
 echo "== storage and processes $(date -u +%T)" | tee -a "$log"
-gen() { [ -f "$work/$1" ] || python3 bench/make_muon_file.py --out "$work/$1" "${@:2}" | tee -a "$log"; }
-gen ship.h5 --n "$n_run" --spectrum ship
-gen iron.h5 --n "$n_run"
+make_inputs "$n_run"
 [ "${PROBE:-1}" = 1 ] && run python3 .device/storage_probe.py "$work" --gb 2.7
 sync
-for rep in 1 2; do
-  for case in ship iron; do
-    geo=examples/ship_warm.json
-    [ $case = iron ] && geo=examples/iron_block.json
-    rm -f "$work/out_$case.h5"
-    timed "$bin/fastmu" run --geometry "$geo" --muons "$work/$case.h5" --out "$work/out_$case.h5" \
-      --backend cuda --gpus 1
-  done
-done
+whole_runs 2
 run "$bin/fastmu" bench --backend cuda --case iron-block --n 4000000 --repeat 5 --gpus 1
 run "$bin/fastmu" bench --backend cuda --case iron-block --n 4000000 --repeat 5 --gpus 1 --reuse-output --at-plane
 # The fixed cost of one transport() call (what a repeated Python call pays).

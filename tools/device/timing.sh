@@ -14,3 +14,25 @@ rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 print(f"process: rc {rc}, wall {wall:.3f} s, peak RSS {rss:.0f} MB", flush=True)
 PY
 }
+# `make_inputs N`: SHiP-like and iron-block muon files of N rows in $work
+# (kept between calls on a warm machine). `whole_runs [REPEATS]`: whole
+# `fastmu run` processes on them, HDF5 in and out, one GPU, SHiP-like and
+# iron block alternating, timed.
+make_inputs() {
+  [ -f "$work/ship.h5" ] || python3 bench/make_muon_file.py --out "$work/ship.h5" --n "$1" \
+    --spectrum ship | tee -a "$log"
+  [ -f "$work/iron.h5" ] || python3 bench/make_muon_file.py --out "$work/iron.h5" --n "$1" |
+    tee -a "$log"
+}
+whole_runs() {
+  local rep case geo
+  for ((rep = 0; rep < ${1:-2}; ++rep)); do
+    for case in ship iron; do
+      geo=examples/ship_warm.json
+      [ $case = iron ] && geo=examples/iron_block.json
+      rm -f "$work/out_$case.h5"
+      timed "$bin/fastmu" run --geometry "$geo" --muons "$work/$case.h5" \
+        --out "$work/out_$case.h5" --backend cuda --gpus 1
+    done
+  done
+}
