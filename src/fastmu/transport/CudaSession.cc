@@ -102,28 +102,22 @@ ResidentGpus::ResidentGpus(const TransportParams& params, const std::vector<int>
 
 ResidentGpus::~ResidentGpus() = default;
 
-void release_resident_gpus() {
+std::vector<int> release_resident_gpus() {
+  std::vector<int> released;
   std::lock_guard<std::mutex> lock(registry_mu);
   for (std::size_t d = 0; d < registry().size(); ++d) {
     ResidentGpu& g = *registry()[d];
     std::lock_guard<std::mutex> use(g.mu);
-    if (g.arena || g.lanes) cuda::set_device(static_cast<int>(d));
+    if (g.arena || g.lanes) {
+      cuda::set_device(static_cast<int>(d));
+      released.push_back(static_cast<int>(d));
+    }
     g.release();
   }
+  return released;
 }
 
-void shut_down_resident_gpus() {
-  std::vector<int> used;
-  {
-    std::lock_guard<std::mutex> lock(registry_mu);
-    for (std::size_t d = 0; d < registry().size(); ++d) {
-      const ResidentGpu& g = *registry()[d];
-      if (g.arena || g.lanes) used.push_back(static_cast<int>(d));
-    }
-  }
-  release_resident_gpus();
-  cuda::stop_devices(used);
-}
+void shut_down_resident_gpus() { cuda::stop_devices(release_resident_gpus()); }
 
 std::uint64_t resident_uploads() { return uploads.load(); }
 

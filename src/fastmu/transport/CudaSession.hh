@@ -38,8 +38,9 @@ class ResidentGpus {
   std::vector<cuda::GpuTarget> targets_;
 };
 
-// Frees every GPU's resident inputs and buffers (waits for calls in flight).
-void release_resident_gpus();
+// Frees every GPU's resident inputs and buffers (waits for calls in flight);
+// returns the GPUs that held any.
+std::vector<int> release_resident_gpus();
 
 // release_resident_gpus(), then the CUDA contexts of the GPUs that held
 // inputs destroyed (cuda::stop_devices). For a command that has finished

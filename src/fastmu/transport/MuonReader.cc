@@ -466,12 +466,18 @@ struct MuonReader::Impl {
 
   // ---- HDF5 ----
 
+  // The eight muon values of a file row (a missing weight is 1).
+  template <class T>
+  void row_values(const T* rowp, double v[8]) const {
+    for (int k = 0; k < 8; ++k) v[k] = col[k] < 0 ? 1.0 : static_cast<double>(rowp[col[k]]);
+  }
+
   // A file row into out[at]; false, storing nothing, when a value is out of
   // range.
   template <class T>
   bool convert_row(const T* rowp, MuonBatch& out, std::size_t at) const {
     double v[8];
-    for (int k = 0; k < 8; ++k) v[k] = col[k] < 0 ? 1.0 : static_cast<double>(rowp[col[k]]);
+    row_values(rowp, v);
     bool ok = true;
     for (int k = 0; k < 6; ++k) ok &= std::isfinite(v[k]) && std::fabs(v[k]) <= 3.0e38;
     ok &= (v[6] == 13.0 || v[6] == -13.0) && std::isfinite(v[7]);
@@ -482,7 +488,7 @@ struct MuonReader::Impl {
   template <class T>
   [[noreturn]] void bad_row(const T* rowp, std::uint64_t row_number) const {
     double v[8];
-    for (int k = 0; k < 8; ++k) v[k] = col[k] < 0 ? 1.0 : static_cast<double>(rowp[col[k]]);
+    row_values(rowp, v);
     throw Error(fmt::format("{} row {}, {}", source, row_number, check_values(v)));
   }
 

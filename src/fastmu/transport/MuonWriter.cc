@@ -176,16 +176,12 @@ struct MuonWriter::Impl {
         Buffer& out = pieces[k];
         if (hdf5) {
           double* d = reinterpret_cast<double*>(out.reserve((i1 - i0) * ncol * sizeof(double)));
-          std::size_t k = 0;
-          for (std::size_t i = i0; i < i1; ++i) {
-            if (layout.all || r.status[i] == 0) k += fill_row(d + k, r, i, layout.with_plane);
-          }
-          out.size = k * sizeof(double);
+          out.size = fill_rows(d, r, i0, i1) * sizeof(double);
         } else {
           char* const begin = out.reserve((i1 - i0) * 256);
           char* p = begin;
           for (std::size_t i = i0; i < i1; ++i) {
-            if (layout.all || r.status[i] == 0) p = format_row(p, r, i, layout.with_plane);
+            if (keeps(r, i)) p = format_row(p, r, i, layout.with_plane);
           }
           out.size = static_cast<std::size_t>(p - begin);
         }
@@ -195,6 +191,16 @@ struct MuonWriter::Impl {
 
   bool keeps(const TransportResult& r, std::size_t i) const {
     return layout.all || r.status[i] == 0;
+  }
+
+  // The kept rows of muons [i0, i1) of `r` as HDF5 rows at d; returns the
+  // doubles written.
+  std::size_t fill_rows(double* d, const TransportResult& r, std::size_t i0, std::size_t i1) const {
+    std::size_t k = 0;
+    for (std::size_t i = i0; i < i1; ++i) {
+      if (keeps(r, i)) k += fill_row(d + k, r, i, layout.with_plane);
+    }
+    return k;
   }
 
   // The kept rows of `r`: counted per share of kEncodeChunk muons, so that
@@ -218,12 +224,9 @@ struct MuonWriter::Impl {
     if (kept == 0) return;
     if (!dataset.valid() && pending.size() / ncol + kept < kRowsPerChunk) {
       // Still under one chunk: kept in memory (a small file is contiguous).
-      for (std::size_t i = 0; i < n; ++i) {
-        if (!keeps(r, i)) continue;
-        const std::size_t at = pending.size();
-        pending.resize(at + ncol);
-        fill_row(pending.data() + at, r, i, layout.with_plane);
-      }
+      const std::size_t at = pending.size();
+      pending.resize(at + kept * ncol);
+      fill_rows(pending.data() + at, r, 0, n);
       rows += kept;
       return;
     }
@@ -235,12 +238,8 @@ struct MuonWriter::Impl {
                           thread_local std::vector<double> buf;
                           for (std::size_t s = b; s < e; ++s) {
                             buf.resize(static_cast<std::size_t>(first[s + 1] - first[s]) * ncol);
-                            std::size_t k = 0;
-                            for (std::size_t i = s * kEncodeChunk;
-                                 i < std::min(n, (s + 1) * kEncodeChunk); ++i) {
-                              if (keeps(r, i))
-                                k += fill_row(buf.data() + k, r, i, layout.with_plane);
-                            }
+                            fill_rows(buf.data(), r, s * kEncodeChunk,
+                                      std::min(n, (s + 1) * kEncodeChunk));
                             pwrite_rows(base + first[s], buf.data(), buf.size() / ncol);
                           }
                         });
