@@ -7,8 +7,9 @@ Reads D/fast.csv and D/detailed.csv (every muon: id,px,py,pz,x,y,z,pdg,weight,
 status,plane) and D/tolerances.json; writes, per sensitive plane and charge,
 D/plane<k>_<mu->.png (final |p|, x, y, px, py of the muons at the plane inside
 its window: both engines overlaid, ratio fast/detailed below), D/status.png
-(status fractions), D/summary.json and D/summary.md. Exit 0 when every check
-passes, 1 when one fails, 2 on bad input.
+(status fractions; the PNGs only where matplotlib is installed), D/summary.json
+and D/summary.md. Exit 0 when every check passes, 1 when one fails, 2 on bad
+input.
 
 Checks, per plane and charge with >= min_muons muons in both engines:
   - two-sample Kolmogorov-Smirnov test of each quantity: p-value >= ks_p_min
@@ -23,11 +24,18 @@ import math
 import os
 import sys
 
-import matplotlib
+try:
+    import numpy as np
+except ImportError:
+    print("plot_validate: numpy is not installed (apt install python3-numpy)", file=sys.stderr)
+    sys.exit(2)
+try:  # the checks do not need matplotlib: without it the PNGs are skipped
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    plt = None
 
 STATUS = ["at plane", "stopped", "left world", "step limit", "outside window"]
 QUANTITIES = [("|p|", "GeV/c"), ("x", "m"), ("y", "m"), ("px", "GeV/c"), ("py", "GeV/c")]
@@ -63,6 +71,8 @@ def ks_test(x, y):
 
 
 def overlay(path, title, fast, det):
+    if plt is None:
+        return False
     fig, axes = plt.subplots(2, 5, figsize=(20, 6), gridspec_kw={"height_ratios": [3, 1]},
                              sharex="col")
     for c, (q, unit) in enumerate(QUANTITIES):
@@ -94,6 +104,7 @@ def overlay(path, title, fast, det):
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
+    return True
 
 
 def main():
@@ -124,8 +135,8 @@ def main():
                 continue
             g["judged"] = True
             png = f"plane{k}_{name}.png"
-            overlay(os.path.join(args.dir, png), f"plane {k} {name}", f, d)
-            g["png"] = png
+            if overlay(os.path.join(args.dir, png), f"plane {k} {name}", f, d):
+                g["png"] = png
             for q, _ in QUANTITIES:
                 a, b = values(f, q), values(d, q)
                 dks, p = ks_test(a, b)
@@ -145,7 +156,7 @@ def main():
                                        "pass": bool(rel <= tol["quantile_rel"])})
             groups.append(g)
     fractions = []
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4)) if plt else (None, [None, None])
     for ax, (pdg, name) in zip(axes, CHARGES):
         nf, nd = np.sum(fast["pdg"] == pdg), np.sum(det["pdg"] == pdg)
         if nf == 0 or nd == 0:
@@ -163,6 +174,8 @@ def main():
                            "value": diff, "limit": f"|diff| <= {tol['fraction_abs']} or "
                            f"<= {tol['fraction_sigma']} x {err:.2g}", "pass": ok})
             ff.append(a), fd.append(b), ee.append(err)
+        if ax is None:
+            continue
         xs = np.arange(len(STATUS))
         ax.bar(xs - 0.2, ff, 0.4, label=f"fast ({nf})", color="C0")
         ax.bar(xs + 0.2, fd, 0.4, label=f"detailed ({nd})", color="C2",
@@ -171,9 +184,10 @@ def main():
         ax.set_xticklabels(STATUS, rotation=20)
         ax.set_title(f"status fractions, {name}")
         ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(args.dir, "status.png"), dpi=90)
-    plt.close(fig)
+    if fig is not None:
+        fig.tight_layout()
+        fig.savefig(os.path.join(args.dir, "status.png"), dpi=90)
+        plt.close(fig)
     failed = [c for c in checks if not c["pass"]]
     summary = {"info": info, "tolerances": tol, "groups": groups, "status_fractions": fractions,
                "checks": checks, "failed": len(failed), "passed": len(failed) == 0}
@@ -184,7 +198,10 @@ def main():
           f"{info.get('fast_seconds', 0):.3g} s, detailed engine {info.get('detailed_seconds', 0):.3g} s "
           f"on {info.get('threads', '?')} threads.", "",
           f"**{'PASSED' if not failed else 'FAILED'}**: {len(checks) - len(failed)} of {len(checks)} "
-          "checks pass.", "", "## Status fractions (fast vs detailed, difference +- error)", "",
+          "checks pass.", ""]
+    if plt is None:
+        md += ["Plots skipped: matplotlib is not installed (apt install python3-matplotlib).", ""]
+    md += ["## Status fractions (fast vs detailed, difference +- error)", "",
           "| charge | status | fast | detailed | difference | error | pass |",
           "|---|---|---|---|---|---|---|"]
     for r in fractions:
@@ -196,7 +213,7 @@ def main():
         if not g["judged"]:
             md += ["", f"too few muons (< {tol['min_muons']}): not judged", ""]
             continue
-        md += ["", f"![]({g['png']})", "", "| quantity | mean fast | mean detailed | "
+        md += [""] + ([f"![]({g['png']})", ""] if "png" in g else []) + ["| quantity | mean fast | mean detailed | "
                "10/50/90 % fast | 10/50/90 % detailed | KS D | KS p |", "|---|---|---|---|---|---|---|"]
         for q, e in g["quantities"].items():
             md.append(f"| {q} | {e['mean_fast']:.4g} | {e['mean_detailed']:.4g} | "
@@ -208,7 +225,7 @@ def main():
     with open(os.path.join(args.dir, "summary.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print(f"wrote {os.path.join(args.dir, 'summary.md')}: {len(checks) - len(failed)} of "
-          f"{len(checks)} checks pass")
+          f"{len(checks)} checks pass" + ("" if plt else " (plots skipped: no matplotlib)"))
     return 1 if failed else 0
 
 

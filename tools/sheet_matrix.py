@@ -22,7 +22,10 @@ if any case fails.
 
 Table building: the fast runs build missing tables into $FASTMU_CACHE with
 $FASTMU_CACHE_SAMPLES samples per momentum bin (set it, e.g. 1e5, to keep a
-first run to minutes). Reference outputs are kept in --work and reused.
+first run to minutes). The tables' own statistics then show at 100 GeV/c:
+the mean loss of a 1 cm iron table there moves by ~5 % between tables of 1e5
+samples (1.3 % with the default 1e6), and a stack draws all its layers from
+the same bins. Reference outputs are kept in --work and reused.
 """
 import argparse
 import json

@@ -1,5 +1,6 @@
-// `fastmu validate` bad inputs: one line naming what is wrong, non-zero exit,
-// nothing written; all checked before any transport or table build.
+// `fastmu validate`: bad inputs give one line naming what is wrong, a non-zero
+// exit and nothing written, all checked before any transport or table build;
+// a machine without matplotlib still gets the checks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,10 +23,10 @@ struct Outcome {
   std::string log;
 };
 
-Outcome validate(const std::string& args) {
+Outcome validate(const std::string& args, const std::string& env = "") {
   const auto log = work_dir() / "log.txt";
-  const std::string cmd =
-      std::string(FASTMU_BINARY) + " validate " + args + " > '" + log.string() + "' 2>&1";
+  const std::string cmd = env + " " + std::string(FASTMU_BINARY) + " validate " + args + " > '" +
+                          log.string() + "' 2>&1";
   const int rc = std::system(cmd.c_str());
   std::ifstream in(log);
   return {rc, {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()}};
@@ -69,6 +70,36 @@ TEST(ValidateCommand, BadInputsGiveOneLineErrors) {
                         "not JSON");
   EXPECT_FALSE(std::filesystem::exists(out / "summary.md"));
   EXPECT_FALSE(std::filesystem::exists(out / "fast.csv"));
+}
+
+// Without matplotlib the report skips its PNGs but still judges: an import
+// error of the plotting once read as "checks failed".
+TEST(ValidateCommand, JudgesWithoutMatplotlib) {
+  if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
+  const auto dir = work_dir() / "no_matplotlib";
+  const auto out = dir / "report";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "shadow" / "matplotlib");
+  std::ofstream(dir / "shadow" / "matplotlib" / "__init__.py")
+      << "raise ImportError('matplotlib hidden by the test')\n";
+  std::ofstream(dir / "geo.json") << R"({"world": {"min": [-1, -1, -1], "max": [1, 1, 1],
+      "material": "G4_AIR"}, "volumes": []})";
+  {
+    std::ofstream m(dir / "muons.csv");
+    m << "px,py,pz,x,y,z,pdg\n";
+    for (int i = 0; i < 200; ++i) m << "0,0,10,0,0,0," << (i % 2 ? -13 : 13) << "\n";
+  }
+  const Outcome o = validate(" --geometry '" + (dir / "geo.json").string() + "' --muons '" +
+                                 (dir / "muons.csv").string() + "' --out-dir '" + out.string() +
+                                 "'",
+                             "PYTHONPATH='" + (dir / "shadow").string() + "'");
+  EXPECT_EQ(o.rc, 0) << o.log;
+  EXPECT_NE(o.log.find("validate: all checks passed"), std::string::npos) << o.log;
+  std::ifstream in(out / "summary.md");
+  const std::string md{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  EXPECT_NE(md.find("**PASSED**"), std::string::npos) << md;
+  EXPECT_NE(md.find("Plots skipped: matplotlib is not installed"), std::string::npos) << md;
+  EXPECT_FALSE(std::filesystem::exists(out / "status.png"));
 }
 
 }  // namespace
