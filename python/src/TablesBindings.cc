@@ -150,7 +150,13 @@ void bind_tables(py::module_& m) {
       .def_property_readonly(
           "counts",
           [](py::object self) {
-            const auto& d = params_of(self).data();
+            const TableParams& t = params_of(self);
+            if (!t.has_histogram()) {
+              throw Error(
+                  "this table was loaded without its histograms; load its file with "
+                  "fastmu.tables.load_table");
+            }
+            const auto& d = t.data();
             return view(self, d.counts, {d.n_pbins(), d.nx + 1, d.ny + 1});
           },
           "The histograms (p_bins, nx + 1, ny + 1); index 0 on an axis is the zero-loss/zero-kick "

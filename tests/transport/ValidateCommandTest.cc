@@ -89,10 +89,10 @@ TEST(ValidateCommand, JudgesWithoutMatplotlib) {
     m << "px,py,pz,x,y,z,pdg\n";
     for (int i = 0; i < 200; ++i) m << "0,0,10,0,0,0," << (i % 2 ? -13 : 13) << "\n";
   }
-  const Outcome o = validate(" --geometry '" + (dir / "geo.json").string() + "' --muons '" +
-                                 (dir / "muons.csv").string() + "' --out-dir '" + out.string() +
-                                 "'",
-                             "PYTHONPATH='" + (dir / "shadow").string() + "'");
+  const Outcome o =
+      validate(" --geometry '" + (dir / "geo.json").string() + "' --muons '" +
+                   (dir / "muons.csv").string() + "' --out-dir '" + out.string() + "'",
+               "PYTHONPATH='" + (dir / "shadow").string() + "'");
   EXPECT_EQ(o.rc, 0) << o.log;
   EXPECT_NE(o.log.find("validate: all checks passed"), std::string::npos) << o.log;
   std::ifstream in(out / "summary.md");

@@ -138,9 +138,10 @@ void print_stats(const StreamTotals& t, int threads) {
 // Where the run's time went: the stages overlap (reading, transport and
 // writing each on their own thread), so the busy times need not add up.
 struct RunTimes {
-  double setup = 0;   // geometry and tables (built into the cache if missing)
-  double output = 0;  // closing the output file (joining the ranks' parts)
-  double whole = 0;   // the run command, set-up to closed output
+  double setup = 0;     // geometry and tables (built into the cache if missing)
+  double geometry = 0;  // of which reading the geometry and building its grid
+  double output = 0;    // closing the output file (joining the ranks' parts)
+  double whole = 0;     // the run command, set-up to closed output
 };
 
 void print_times(const StreamTotals& t, const RunTimes& rt, const RunArgs& a) {
@@ -150,11 +151,13 @@ void print_times(const StreamTotals& t, const RunTimes& rt, const RunArgs& a) {
   const auto out = std::filesystem::file_size(a.out, ec);
   const double out_gb = ec ? 0.0 : static_cast<double>(out) / 1e9;
   std::printf(
-      "time: set-up %.3f s (geometry, tables), stream %.3f s (%s set-up %.3f s; busy: reading "
+      "time: set-up %.3f s (geometry %.3f s, tables %.3f s), stream %.3f s (%s set-up %.3f s; "
+      "busy: reading "
       "%.3f s, transport %.3f s, writing %.3f s), output %.3f s; %.3f s in all, %.2f GB in + "
       "%.2f GB out = %.2f GB/s\n",
-      rt.setup, t.wall_seconds, t.backend == Backend::cuda ? "GPU" : "CPU", t.prepare_seconds,
-      t.read_seconds, t.transport_seconds, t.write_seconds, rt.output, rt.whole, in_gb, out_gb,
+      rt.setup, rt.geometry, rt.setup - rt.geometry, t.wall_seconds,
+      t.backend == Backend::cuda ? "GPU" : "CPU", t.prepare_seconds, t.read_seconds,
+      t.transport_seconds, t.write_seconds, rt.output, rt.whole, in_gb, out_gb,
       rt.whole > 0 ? (in_gb + out_gb) / rt.whole : 0.0);
 }
 
@@ -250,6 +253,7 @@ void run_files(const RunArgs& a) {
     geometry = std::make_shared<const GeometryParams>(load_geometry_file(a.geometry, materials));
     given = load_tables(a.tables);
   });
+  times.geometry = seconds_since(t_run);
   params = std::make_unique<TransportParams>(
       make_transport_params(geometry, materials, given, &cache, opt, material_steps(a)));
   const OutputLayout layout{a.all, geometry->sensitive_planes().size() > 1};

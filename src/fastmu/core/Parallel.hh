@@ -55,4 +55,22 @@ void parallel_for_chunks(std::size_t n, int threads, std::size_t chunk, Body&& b
   if (error) std::rethrow_exception(error);
 }
 
+// The smallest i in [0, n) with bad(i), else n, checked on `threads` threads
+// (validating a large array without making its first bad entry depend on them).
+template <class Pred>
+std::size_t first_index_where(std::size_t n, int threads, Pred&& bad) {
+  std::atomic<std::size_t> first{n};
+  parallel_for_chunks(n, threads, std::size_t(1) << 18, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e && i < first.load(std::memory_order_relaxed); ++i) {
+      if (bad(i)) {
+        std::size_t seen = first.load();
+        while (i < seen && !first.compare_exchange_weak(seen, i)) {
+        }
+        return;
+      }
+    }
+  });
+  return first.load();
+}
+
 }  // namespace fastmu

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Parallel.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/tables/EngineSampleSource.hh"
 #include "fastmu/tables/MomentumBinning.hh"
@@ -112,10 +113,8 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
   return get(material, step_m, 0.0, progress);
 }
 
-std::shared_ptr<const TableParams> TableCache::get(const Material& material, double step_m,
-                                                   double p_from, bool progress) {
+TableBuildOptions TableCache::options_for(double step_m, double p_from) const {
   if (!(step_m > 0) || !std::isfinite(step_m)) throw Error("table cache: step must be positive");
-  std::lock_guard<std::mutex> lock(mutex_);
   TableBuildOptions o = options_;
   o.step_m = step_m;
   if (p_from > o.p_min) {
@@ -129,6 +128,71 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
     }
     o.p_min = p_from;
   }
+  return o;
+}
+
+std::shared_ptr<const TableParams> TableCache::load_if_current(const std::filesystem::path& path,
+                                                               const Material& material,
+                                                               double step_m, const std::string& k,
+                                                               int threads) const {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return nullptr;
+  TableLoadOptions load;
+  load.histogram = false;  // the transport samples the alias tables only
+  load.threads = threads;
+  auto table = std::make_shared<const TableParams>(load_table(path, step_m, load));
+  if (table->metadata().material != material.name) {
+    throw Error(path.string() + ": attribute material is '" + table->metadata().material +
+                "', expected '" + material.name + "'");
+  }
+  // Same file name, other making (a copied-in file, a hash collision): never used.
+  return table->metadata().cache_key == k ? table : nullptr;
+}
+
+void TableCache::preload(const std::vector<TableRequest>& requests) {
+  if (share_.size > 1) return;  // ranks load in get(), in step with each other
+  struct Job {
+    const TableRequest* request;
+    std::string key;
+    std::filesystem::path path;
+  };
+  std::vector<Job> jobs;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const TableRequest& r : requests) {
+      const std::string k = key(*r.material, options_for(r.step_m, r.p_from));
+      if (loaded_.count(k)) continue;
+      const auto path = dir_ / file_name(r.material->name, r.step_m, k);
+      if (std::none_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == k; })) {
+        jobs.push_back({&r, k, path});
+      }
+    }
+  }
+  // A file's own load is parallel too; a few files at once hide its serial
+  // parts (opening, attributes, allocation).
+  const int files = std::min<int>(4, static_cast<int>(jobs.size()));
+  const int threads = std::max(1, resolve_thread_count(0) / std::max(files, 1));
+  std::vector<std::shared_ptr<const TableParams>> found(jobs.size());
+  parallel_for_chunks(jobs.size(), files, 1, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      try {
+        found[i] = load_if_current(jobs[i].path, *jobs[i].request->material,
+                                   jobs[i].request->step_m, jobs[i].key, threads);
+      } catch (const Error&) {
+        // get() loads it again and reports the problem in the run's order
+      }
+    }
+  });
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (found[i]) loaded_.emplace(jobs[i].key, std::move(found[i]));
+  }
+}
+
+std::shared_ptr<const TableParams> TableCache::get(const Material& material, double step_m,
+                                                   double p_from, bool progress) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const TableBuildOptions o = options_for(step_m, p_from);
   const std::string k = key(material, o);
   if (auto it = loaded_.find(k); it != loaded_.end()) return it->second;
 
@@ -146,20 +210,12 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
   collective([&] {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return;
-    table = std::make_shared<const TableParams>(load_table(path, step_m));
-    if (table->metadata().material != material.name) {
-      throw Error(path.string() + ": attribute material is '" + table->metadata().material +
-                  "', expected '" + material.name + "'");
-    }
-    if (table->metadata().cache_key != k) {
-      // Same file name, other making (a copied-in file, a hash collision): never used.
-      if (leader) {
-        std::fprintf(stderr,
-                     "fastmu: table cache: %s was made with other settings or another "
-                     "material definition; rebuilding it\n",
-                     path.c_str());
-      }
-      table.reset();
+    table = load_if_current(path, material, step_m, k, 0);
+    if (!table && leader) {
+      std::fprintf(stderr,
+                   "fastmu: table cache: %s was made with other settings or another "
+                   "material definition; rebuilding it\n",
+                   path.c_str());
     }
   });
   if (spread && !on_every_process(share_, table != nullptr)) table.reset();

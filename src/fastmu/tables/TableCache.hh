@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "fastmu/tables/TableBuilder.hh"
 
@@ -53,6 +54,18 @@ class TableCache {
   std::shared_ptr<const TableParams> get(const Material& material, double step_m, double p_from,
                                          bool progress);
 
+  // Loads, several files at once, those of `requests` already in the cache
+  // folder and current (the set-up of a run waits on them); get() then
+  // returns them from memory. A missing, stale or unreadable one is left to
+  // get() (which builds it, or reports the problem). Not done when builds
+  // are shared between processes (get() keeps them in step there).
+  struct TableRequest {
+    const Material* material = nullptr;
+    double step_m = 0;
+    double p_from = 0;
+  };
+  void preload(const std::vector<TableRequest>& requests);
+
   // Shares the builds of missing tables between processes (the MPI ranks of
   // `mpirun fastmu run`; see BinShare). Every process must then call get()
   // with the same arguments in the same order: they agree on what is missing
@@ -66,6 +79,14 @@ class TableCache {
   TableBuildOptions& build_options() { return options_; }
 
  private:
+  // build_options() for `step_m` and momenta from `p_from` (0: all).
+  TableBuildOptions options_for(double step_m, double p_from) const;
+  // The table of `path` if it exists and carries key `k` (loaded without its
+  // histograms), nullptr if it is missing or stale; throws on a bad file.
+  std::shared_ptr<const TableParams> load_if_current(const std::filesystem::path& path,
+                                                     const Material& material, double step_m,
+                                                     const std::string& k, int threads) const;
+
   std::filesystem::path dir_;
   TableBuildOptions options_;
   BinShare share_;

@@ -96,6 +96,7 @@ struct Writer {
 struct Reader {
   hid_t file;
   std::string path;
+  int threads = 0;  // for the chunked datasets
 
   [[noreturn]] void fail(const std::string& what) const { throw Error(path + ": " + what); }
 
@@ -127,16 +128,17 @@ struct Reader {
     std::size_t total = 1;
     for (hsize_t d : want) total *= d;
     std::vector<T> out(total);
-    if (!io::h5::read_deflated_chunks(ds.get(), mem_type, sizeof(T), out.data(), path.c_str()) &&
+    if (!io::h5::read_deflated_chunks(ds.get(), mem_type, sizeof(T), out.data(), path.c_str(),
+                                      threads) &&
         H5Dread(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
       fail(std::string("cannot read dataset /") + name + " (wrong type?)");
     }
     if constexpr (std::is_floating_point_v<T>) {
-      for (std::size_t i = 0; i < total; ++i) {
-        if (!std::isfinite(out[i])) {
-          fail(std::string("dataset /") + name + " has a NaN or infinite value at entry " +
-               std::to_string(i));
-        }
+      const std::size_t i =
+          first_index_where(total, threads, [&](std::size_t k) { return !std::isfinite(out[k]); });
+      if (i < total) {
+        fail(std::string("dataset /") + name + " has a NaN or infinite value at entry " +
+             std::to_string(i));
       }
     }
     return out;
@@ -214,6 +216,9 @@ struct Reader {
 }  // namespace
 
 void write_table_file(const std::filesystem::path& path, const TableParams& table) {
+  if (!table.has_histogram()) {
+    throw Error(path.string() + ": cannot write a table loaded without its histograms");
+  }
   io::AtomicOutput out(path);
   const TableMetadata& m = table.metadata();
   const TableData& d = table.data();
@@ -266,7 +271,8 @@ void write_table_file(const std::filesystem::path& path, const TableParams& tabl
   out.commit();
 }
 
-TableParams load_table(const std::filesystem::path& path, double expected_step_m) {
+TableParams load_table(const std::filesystem::path& path, double expected_step_m,
+                       const TableLoadOptions& options) {
   const std::string name = path.string();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(name + ": no such table file");
@@ -274,7 +280,7 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   if (H5Fis_hdf5(path.c_str()) <= 0) throw Error(name + ": not an HDF5 file");
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file.ok()) throw Error(name + ": cannot open HDF5 file");
-  Reader r{file.get(), name};
+  Reader r{file.get(), name, options.threads};
 
   TableMetadata m;
   m.format_version = r.attr_scalar<std::int32_t>("format_version", H5T_NATIVE_INT32);
@@ -329,15 +335,20 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   const auto thr = r.dataset<float>("alias_threshold", H5T_NATIVE_FLOAT, {n, nx1, ny1});
   const auto idx = r.dataset<std::int32_t>("alias_index", H5T_NATIVE_INT32, {n, nx1, ny1});
   d.cells.resize(thr.size());
-  parallel_for_chunks(thr.size(), 0, std::size_t(1) << 20, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) d.cells[i] = {thr[i], idx[i]};
-  });
-  d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {n, nx1, ny1});
+  parallel_for_chunks(thr.size(), options.threads, std::size_t(1) << 20,
+                      [&](std::size_t b, std::size_t e) {
+                        for (std::size_t i = b; i < e; ++i) d.cells[i] = {thr[i], idx[i]};
+                      });
+  if (options.histogram) {
+    d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {n, nx1, ny1});
+  } else {
+    H5Dclose(r.open_dataset("histogram"));  // still required of a table file
+  }
   d.samples_per_bin = r.dataset<std::uint64_t>("samples_per_bin", H5T_NATIVE_UINT64, {n});
   d.mean_loss = r.dataset<double>("mean_loss", H5T_NATIVE_DOUBLE, {n});
   d.std_loss = r.dataset<double>("std_loss", H5T_NATIVE_DOUBLE, {n});
   d.mean_kick = r.dataset<double>("mean_kick", H5T_NATIVE_DOUBLE, {n});
-  return TableParams(std::move(m), std::move(d), name);
+  return TableParams(std::move(m), std::move(d), name, options.threads);
 }
 
 }  // namespace fastmu

@@ -10,11 +10,20 @@ namespace fastmu {
 // Writes atomically: the file appears whole or not at all.
 void write_table_file(const std::filesystem::path& path, const TableParams& table);
 
+// What load_table reads. The transport samples the alias tables only, so the
+// table cache leaves out the histograms (a third of a file's bytes to
+// inflate; TableData::counts stays empty, TableParams::has_histogram()).
+struct TableLoadOptions {
+  bool histogram = true;
+  int threads = 0;  // threads inflating and checking the large datasets (0: all cores)
+};
+
 // Reads and validates a table file. With expected_step_m > 0 the file's step
 // must match it (relative 1e-6). Any problem (not HDF5, a missing or
 // wrongly-shaped dataset, a missing attribute, NaN, a format version other
 // than kTableFormatVersion, a step mismatch) throws fastmu::Error with one
 // line naming the file and the dataset or attribute.
-TableParams load_table(const std::filesystem::path& path, double expected_step_m = 0);
+TableParams load_table(const std::filesystem::path& path, double expected_step_m = 0,
+                       const TableLoadOptions& options = {});
 
 }  // namespace fastmu

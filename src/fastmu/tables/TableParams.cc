@@ -4,6 +4,7 @@
 #include <string>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Parallel.hh"
 
 namespace fastmu {
 namespace {
@@ -22,7 +23,8 @@ void check_size(const std::string& source, const char* field, std::size_t got, s
 
 }  // namespace
 
-TableParams::TableParams(TableMetadata metadata, TableData data, const std::string& source)
+TableParams::TableParams(TableMetadata metadata, TableData data, const std::string& source,
+                         int threads)
     : meta_(std::move(metadata)), data_(std::move(data)) {
   const auto& d = data_;
   const int n = d.n_pbins();
@@ -34,7 +36,7 @@ TableParams::TableParams(TableMetadata metadata, TableData data, const std::stri
   const std::size_t cells = nb * d.cells_per_bin();
   check_size(source, "momentum_edges", d.p_edges.size(), nb + 1);
   check_size(source, "axes", d.axes.size(), nb);
-  check_size(source, "histogram", d.counts.size(), cells);
+  if (!d.counts.empty()) check_size(source, "histogram", d.counts.size(), cells);
   check_size(source, "alias", d.cells.size(), cells);
   check_size(source, "samples_per_bin", d.samples_per_bin.size(), nb);
   check_size(source, "mean_loss", d.mean_loss.size(), nb);
@@ -80,14 +82,16 @@ TableParams::TableParams(TableMetadata metadata, TableData data, const std::stri
     }
   }
   const int cpb = d.cells_per_bin();
-  for (std::size_t i = 0; i < cells; ++i) {
+  const std::size_t bad = first_index_where(cells, threads, [&](std::size_t i) {
     const AliasCell c = d.cells[i];
+    return !(c.threshold >= 0.0f && c.threshold <= 1.0f) || c.alias < 0 || c.alias >= cpb;
+  });
+  if (bad < cells) {
+    const AliasCell c = d.cells[bad];
     if (!(c.threshold >= 0.0f && c.threshold <= 1.0f)) {
-      fail(source, "alias_threshold", "cell " + std::to_string(i) + " is not in [0, 1]");
+      fail(source, "alias_threshold", "cell " + std::to_string(bad) + " is not in [0, 1]");
     }
-    if (c.alias < 0 || c.alias >= cpb) {
-      fail(source, "alias_index", "cell " + std::to_string(i) + " is out of range");
-    }
+    fail(source, "alias_index", "cell " + std::to_string(bad) + " is out of range");
   }
   p_edges_f_.assign(d.p_edges.begin(), d.p_edges.end());
   p_centres_f_.assign(d.p_centres.begin(), d.p_centres.end());

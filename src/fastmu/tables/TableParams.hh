@@ -54,9 +54,14 @@ class TableParams {
   // Checks every size and value (finite, ascending edges, centres inside
   // their bins, alias indices in range); throws fastmu::Error naming `source`
   // (a file name, or "table") and the offending field.
-  TableParams(TableMetadata metadata, TableData data, const std::string& source = "table");
+  // `threads` check the alias cells (0: all cores). `data.counts` may be
+  // empty: a table loaded for sampling only (TableLoadOptions).
+  TableParams(TableMetadata metadata, TableData data, const std::string& source = "table",
+              int threads = 0);
 
   const TableMetadata& metadata() const { return meta_; }
+  // False for a table loaded without its histograms (the table cache's).
+  bool has_histogram() const { return !data_.counts.empty(); }
   // The table cache stamps its key on a table it built, before sharing it.
   void set_cache_key(std::string key) { meta_.cache_key = std::move(key); }
   const TableData& data() const { return data_; }

@@ -76,6 +76,24 @@ TransportParams make_transport_params(std::shared_ptr<const GeometryParams> geo,
   for (const auto& [name, d] : overrides) steps[materials.find(name).name] = d;
   TableSet all = tables;
   TableLadders shorter, longer;
+  if (cache) {
+    // Every table this run needs from the cache, loaded several files at once.
+    std::vector<TableCache::TableRequest> want;
+    for (const auto& name : geo->material_names()) {
+      if (is_vacuum_material(name)) continue;
+      const Material& material = materials.find(name);
+      const double d = tables.count(name) ? tables.at(name)->metadata().step_m
+                                          : material_step(material, options.step, steps);
+      if (!tables.count(name)) want.push_back({&material, d, 0.0});
+      for (const double s : ladder_steps(d, material.density_g_cm3))
+        want.push_back({&material, s, 0.0});
+      if (steps.count(name) || tables.count(name)) continue;
+      for (const LongStep& s : long_steps(d, options.long_steps, cache->build_options().p_max)) {
+        want.push_back({&material, s.step, s.p_from});
+      }
+    }
+    cache->preload(want);
+  }
   for (const auto& name : geo->material_names()) {
     if (is_vacuum_material(name)) continue;
     const Material& material = materials.find(name);
