@@ -77,6 +77,7 @@ class TableCache {
   // Options the cache builds with (defaults: 95 log bins in [0.18, 400] GeV/c,
   // 100 x 100 histogram bins, default_samples_per_bin()).
   TableBuildOptions& build_options() { return options_; }
+  const TableBuildOptions& build_options() const { return options_; }
 
  private:
   // build_options() for `step_m` and momenta from `p_from` (0: all).

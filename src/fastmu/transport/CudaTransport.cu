@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -472,6 +475,8 @@ struct GpuLanes::Impl {
 
   // Device columns of the window objective, kept between passes (an
   // optimiser calls it with the same muons again and again).
+  bool warmed = false;  // the streamed pipeline's kernels loaded (warm_up_kernels)
+
   struct ObjectiveBuffers {
     void* block = nullptr;
     std::size_t bytes = 0;
@@ -758,12 +763,101 @@ double union_length(std::vector<std::pair<float, float>> iv) {
   return total;
 }
 
-// Host threads do the packing and unpacking: half the cores, at most 6
-// lanes per GPU (more add pinned memory and little else).
+// $FASTMU_TRACE_LANES=1: each streamed call prints to stderr where its host
+// lanes spent their time (packing, waiting for the GPU, for the chunks before
+// theirs, unpacking), to see what keeps a call above its kernel time.
+class LaneTrace {
+ public:
+  enum Phase { pack, gpu, copy, order, unpack, kPhases };
+  static bool enabled() {
+    static const bool on = [] {
+      const char* v = std::getenv("FASTMU_TRACE_LANES");
+      return v && *v && std::string(v) != "0";
+    }();
+    return on;
+  }
+  explicit LaneTrace(bool on) : on_(on), t0_(Clock::now()) {}
+  double now() const { return on_ ? std::chrono::duration<double>(Clock::now() - t0_).count() : 0; }
+  // Adds [since, now) to `phase`; returns now.
+  double add(Phase phase, double since) {
+    if (!on_) return 0;
+    const double t = now();
+    std::lock_guard<std::mutex> lock(mu_);
+    busy_[phase] += t - since;
+    return t;
+  }
+  void chunk(double started, double finished) {
+    if (!on_) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    ++chunks_;
+    first_done_ = chunks_ == 1 ? finished : std::min(first_done_, finished);
+    last_start_ = std::max(last_start_, started);
+  }
+  void print(std::size_t n, int lanes, double kernel_s) const {
+    if (!on_) return;
+    std::fprintf(stderr,
+                 "fastmu: lanes: %zu muons, %zu chunks on %d lanes, call %.4f s, kernels %.4f s; "
+                 "lane-seconds packing %.4f, waiting for the GPU %.4f, for the copy back %.4f, "
+                 "for earlier chunks %.4f, unpacking %.4f; first chunk done %.4f s, last "
+                 "taken %.4f s\n",
+                 n, chunks_, lanes, now(), kernel_s, busy_[pack], busy_[gpu], busy_[copy],
+                 busy_[order], busy_[unpack], first_done_, last_start_);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool on_;
+  Clock::time_point t0_;
+  mutable std::mutex mu_;
+  double busy_[kPhases] = {};
+  std::size_t chunks_ = 0;
+  double first_done_ = 0, last_start_ = 0;
+};
+
+// Host threads do the packing and unpacking, one chunk in flight each: a
+// lane mostly waits for its GPU work, so a core per lane, up to 12 per GPU
+// (iron block, 4e6 muons, one H100: 6 lanes 1.70x the kernel time, 8 1.34-1.44x,
+// 12 1.19-1.22x, 16 1.21-1.24x).
 int lanes_for(std::size_t gpus, const StreamedOptions& options) {
   if (options.lanes_per_gpu > 0) return options.lanes_per_gpu;
   const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return std::clamp(hw / (2 * static_cast<int>(std::max<std::size_t>(gpus, 1))), 2, 6);
+  return std::clamp(hw / static_cast<int>(std::max<std::size_t>(gpus, 1)), 2, 12);
+}
+
+}  // namespace
+
+namespace {
+
+// A kernel is loaded on its first launch (CUDA's lazy module loading), a few
+// ms each: the streamed pipeline's kernels are launched here once, on two
+// zeroed muons or none, while a run still reads its first chunk.
+void warm_up_kernels(const GpuTarget& g, GpuLanes::Impl& impl) {
+  if (impl.warmed || impl.lanes.empty()) return;
+  auto& L = impl.lanes[0];
+  const std::size_t cap = L.cap, m = std::min<std::size_t>(2, cap);
+  FASTMU_CUDA_CHECK(cudaMemsetAsync(L.state, 0, kStateRows * cap * 4, L.stream));
+  FASTMU_CUDA_CHECK(cudaMemsetAsync(L.keep, 0, cap * 4, L.stream));
+  auto* f = reinterpret_cast<float*>(L.state);
+  auto* i32 = reinterpret_cast<std::int32_t*>(L.state);
+  const DeviceMuons d{f + kX * cap,       f + kY * cap,      f + kZ * cap,     f + kPx * cap,
+                      f + kPy * cap,      f + kPz * cap,     i32 + kPdg * cap, i32 + kStatus * cap,
+                      i32 + kPlane * cap, i32 + kSteps * cap};
+  const std::uint32_t* turn = nullptr;
+  FASTMU_CUDA_CHECK(order_muons(d.px, d.py, d.pz, d.pdg, m, L.order, L.stream, &turn));
+  FASTMU_CUDA_CHECK(cudaMemsetAsync(L.small + 7, 0, 8, L.stream));
+  // No muon to take: the kernel loads and returns.
+  transport_kernel<<<1, kTransportBlock, 0, L.stream>>>(*g.view, d,
+                                                        MuonQueue{L.small + 7, 0, nullptr}, 0);
+  FASTMU_CUDA_CHECK(cudaGetLastError());
+  tally_kernel<<<1, 256, 0, L.stream>>>(d.status, d.steps, 0, L.keep, L.small);
+  FASTMU_CUDA_CHECK(cudaGetLastError());
+  std::size_t bytes = L.scan_bytes;
+  FASTMU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(L.scan_temp, bytes, L.keep, L.pos,
+                                                  static_cast<int>(m), L.stream));
+  compact_kernel<<<1, 256, 0, L.stream>>>(L.state, cap, L.keep, L.pos, 0, L.compact, L.small + 6);
+  FASTMU_CUDA_CHECK(cudaGetLastError());
+  FASTMU_CUDA_CHECK(cudaStreamSynchronize(L.stream));
+  impl.warmed = true;
 }
 
 }  // namespace
@@ -780,6 +874,7 @@ void prepare_streamed(const std::vector<GpuTarget>& gpus, std::size_t batch,
       try {
         set_device(gpus[i].lanes->device());
         gpus[i].lanes->impl().ensure(lanes, queue.capacity());
+        warm_up_kernels(gpus[i], gpus[i].lanes->impl());
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -820,6 +915,7 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
   }
 
   ChunkOrder order(queue.max_chunks());
+  LaneTrace trace(LaneTrace::enabled());
   std::exception_ptr setup_error;
   std::thread setup([&] {
     try {
@@ -842,10 +938,12 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
       const std::size_t pitch = cap * 4;
       std::size_t k = 0, b = 0, m = 0;
       while (queue.take(k, b, m)) {
+        const double taken = trace.now();
         // Pack the chunk's input rows into pinned memory (px,py,pz,x,y,z,pdg).
         const void* src[7] = {in.px.data() + b, in.py.data() + b, in.pz.data() + b, in.x.data() + b,
                               in.y.data() + b,  in.z.data() + b,  in.pdg.data() + b};
         for (int r = 0; r < 7; ++r) std::memcpy(L.host_in + r * cap, src[r], m * 4);
+        double t = trace.add(LaneTrace::pack, taken);
         FASTMU_CUDA_CHECK(cudaMemcpy2DAsync(L.state, pitch, L.host_in, pitch, m * 4, 6,
                                             cudaMemcpyHostToDevice, L.stream));
         FASTMU_CUDA_CHECK(cudaMemcpyAsync(L.state + kPdg * cap, L.host_in + 6 * cap, m * 4,
@@ -884,6 +982,7 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
           FASTMU_CUDA_CHECK(
               cudaMemcpyAsync(L.host_small + 6, L.small + 6, 8, cudaMemcpyDeviceToHost, L.stream));
           FASTMU_CUDA_CHECK(cudaStreamSynchronize(L.stream));
+          t = trace.add(LaneTrace::gpu, t);
           kept = static_cast<std::size_t>(L.host_small[6]);
           if (kept > 0) {
             FASTMU_CUDA_CHECK(cudaMemcpy2DAsync(L.host_out, pitch, L.compact, pitch, kept * 4,
@@ -894,7 +993,9 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
                                               cudaMemcpyDeviceToHost, L.stream));
         }
         FASTMU_CUDA_CHECK(cudaStreamSynchronize(L.stream));
+        t = trace.add(compact ? LaneTrace::copy : LaneTrace::gpu, t);
         const std::size_t at = order.publish_and_wait(k, kept);
+        t = trace.add(LaneTrace::order, t);
         // Unpack into the output rows [at, at + kept).
         float* fdst[6] = {out.muons.px.data(), out.muons.py.data(), out.muons.pz.data(),
                           out.muons.x.data(),  out.muons.y.data(),  out.muons.z.data()};
@@ -911,6 +1012,7 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
             out.muons.weight[at + j] = in.weight[i];
           }
         }  // else pdg and weight were copied by size_columns
+        trace.chunk(taken, trace.add(LaneTrace::unpack, t));
       }
     } catch (const ChunkOrder::Aborted&) {
       // another lane failed and reports why
@@ -955,6 +1057,7 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
     }
     st.kernel_s = std::max(st.kernel_s, union_length(std::move(iv)) * 1e-3);
   }
+  trace.print(n, static_cast<int>(workers), st.kernel_s);
   if (compact) {
     const std::size_t total = order.total();
     MuonBatch& m = out.muons;

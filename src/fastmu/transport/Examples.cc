@@ -67,33 +67,50 @@ TransportParams make_transport_params(const nlohmann::json& geometry, const std:
                                materials, tables, cache, options, overrides);
 }
 
+namespace {
+
+// The geometry's "steps", then the caller's overrides.
+MaterialSteps material_steps_of(const GeometryParams& geo, const MaterialLibrary& materials,
+                                const MaterialSteps& overrides) {
+  MaterialSteps steps = geo.material_steps();
+  for (const auto& [name, d] : overrides) steps[materials.find(name).name] = d;
+  return steps;
+}
+
+}  // namespace
+
+std::vector<TableCache::TableRequest> cache_tables_needed(
+    const GeometryParams& geo, const MaterialLibrary& materials, const TableSet& tables,
+    const TableCache& cache, const StepOptions& options, const MaterialSteps& overrides) {
+  const MaterialSteps steps = material_steps_of(geo, materials, overrides);
+  std::vector<TableCache::TableRequest> want;
+  for (const auto& name : geo.material_names()) {
+    if (is_vacuum_material(name)) continue;
+    const Material& material = materials.find(name);
+    const bool given = tables.count(name) > 0;
+    const double d =
+        given ? tables.at(name)->metadata().step_m : material_step(material, options.step, steps);
+    if (!given) want.push_back({&material, d, 0.0});
+    for (const double s : ladder_steps(d, material.density_g_cm3)) want.push_back({&material, s});
+    if (steps.count(name) || given) continue;
+    for (const LongStep& s : long_steps(d, options.long_steps, cache.build_options().p_max)) {
+      want.push_back({&material, s.step, s.p_from});
+    }
+  }
+  return want;
+}
+
 TransportParams make_transport_params(std::shared_ptr<const GeometryParams> geo,
                                       const MaterialLibrary& materials, const TableSet& tables,
                                       TableCache* cache, const StepOptions& options,
                                       const MaterialSteps& overrides) {
   const std::string& source = geo->source();
-  MaterialSteps steps = geo->material_steps();
-  for (const auto& [name, d] : overrides) steps[materials.find(name).name] = d;
+  const MaterialSteps steps = material_steps_of(*geo, materials, overrides);
   TableSet all = tables;
   TableLadders shorter, longer;
-  if (cache) {
-    // Every table this run needs from the cache, loaded several files at once.
-    std::vector<TableCache::TableRequest> want;
-    for (const auto& name : geo->material_names()) {
-      if (is_vacuum_material(name)) continue;
-      const Material& material = materials.find(name);
-      const double d = tables.count(name) ? tables.at(name)->metadata().step_m
-                                          : material_step(material, options.step, steps);
-      if (!tables.count(name)) want.push_back({&material, d, 0.0});
-      for (const double s : ladder_steps(d, material.density_g_cm3))
-        want.push_back({&material, s, 0.0});
-      if (steps.count(name) || tables.count(name)) continue;
-      for (const LongStep& s : long_steps(d, options.long_steps, cache->build_options().p_max)) {
-        want.push_back({&material, s.step, s.p_from});
-      }
-    }
-    cache->preload(want);
-  }
+  // Every table of the run from the cache, several files at once.
+  if (cache)
+    cache->preload(cache_tables_needed(*geo, materials, tables, *cache, options, overrides));
   for (const auto& name : geo->material_names()) {
     if (is_vacuum_material(name)) continue;
     const Material& material = materials.find(name);

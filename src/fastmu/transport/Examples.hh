@@ -8,17 +8,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "fastmu/materials/Material.hh"
+#include "fastmu/tables/TableCache.hh"
 #include "fastmu/transport/MuonBatch.hh"
 #include "fastmu/transport/StepLengths.hh"
 #include "fastmu/transport/TransportParams.hh"
 
 namespace fastmu {
-
-class TableCache;
 
 inline constexpr double kIronBlockThickness = 10.0;  // m
 inline constexpr double kIronBlockMomentum = 50.0;   // GeV/c
@@ -44,6 +44,11 @@ TransportParams make_transport_params(std::shared_ptr<const GeometryParams> geom
                                       const MaterialLibrary& materials, const TableSet& tables,
                                       TableCache* cache, const StepOptions& options,
                                       const MaterialSteps& overrides = {});
+// The tables make_transport_params asks `cache` for (each material's step,
+// its ladder and its long steps), for TableCache::preload.
+std::vector<TableCache::TableRequest> cache_tables_needed(
+    const GeometryParams& geometry, const MaterialLibrary& materials, const TableSet& tables,
+    const TableCache& cache, const StepOptions& options, const MaterialSteps& overrides = {});
 // Same from a JSON document.
 TransportParams make_transport_params(const nlohmann::json& geometry, const std::string& source,
                                       MaterialLibrary& materials, const TableSet& tables,

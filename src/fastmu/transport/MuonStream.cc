@@ -5,6 +5,7 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 
@@ -97,6 +98,21 @@ struct Transported {
 
 constexpr std::size_t kMinChunkRows = 4096;
 
+// A result whose columns hold `n` rows, their pages touched (one thread per
+// column): fresh memory costs page faults that the first chunks would
+// otherwise wait for (the transport sizes its result before it unpacks).
+TransportResult presized_result(std::size_t n) {
+  TransportResult r;
+  MuonBatch& m = r.muons;
+  std::vector<std::thread> t;
+  for (auto* c : {&m.px, &m.py, &m.pz, &m.x, &m.y, &m.z}) t.emplace_back([c, n] { c->resize(n); });
+  for (auto* c : {&m.pdg, &r.status, &r.plane, &r.steps}) t.emplace_back([c, n] { c->resize(n); });
+  t.emplace_back([&m, n] { m.weight.resize(n); });
+  t.emplace_back([&r, n] { r.id.resize(n); });
+  for (auto& th : t) th.join();
+  return r;
+}
+
 }  // namespace
 
 StreamTotals transport_stream(const TransportParams& params, MuonReader& reader, MuonWriter& writer,
@@ -170,7 +186,28 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
     const std::uint64_t first_chunk =
         options.end > options.begin ? std::min<std::uint64_t>(chunk, options.end - options.begin)
                                     : chunk;
-    prepare_transport(params, options.backend, static_cast<std::size_t>(first_chunk), options.gpus);
+    // Meanwhile the result arrays the GPUs unpack into are sized for the first
+    // two chunks (one for a file of one chunk; stream_bytes_per_row counts
+    // three results). The CPU backend makes its own.
+    std::thread presize([&] {
+      const int results = options.backend != Backend::cuda            ? 0
+                          : options.end - options.begin > first_chunk ? 2
+                                                                      : 1;
+      try {
+        for (int i = 0; i < results; ++i)
+          spare.give(presized_result(static_cast<std::size_t>(first_chunk)));
+      } catch (const std::bad_alloc&) {
+        // the transport allocates its own
+      }
+    });
+    try {
+      prepare_transport(params, options.backend, static_cast<std::size_t>(first_chunk),
+                        options.gpus);
+    } catch (...) {
+      presize.join();
+      throw;
+    }
+    presize.join();
     totals.prepare_seconds = seconds_since(t_prepare);
     while (auto c = inputs.pop()) {
       TransportStats stats;
