@@ -39,6 +39,25 @@ fs::path temp_dir(const std::string& tag) {
   return p;
 }
 
+// Tiny tables made from the synthetic source: two momentum bins, 8 x 8 cells.
+void use_small_synthetic_options(TableBuildOptions& o) {
+  o.p_min = 1;
+  o.p_max = 10;
+  o.p_bins = 2;
+  o.samples_per_bin = 1000;
+  o.hist_bins = 8;
+}
+
+// What the transport samples (alias cells, mean losses) is the same in both.
+void expect_same_sampling(const TableParams& a, const TableParams& b) {
+  EXPECT_EQ(a.data().mean_loss, b.data().mean_loss);
+  ASSERT_EQ(a.data().cells.size(), b.data().cells.size());
+  for (std::size_t c = 0; c < a.data().cells.size(); ++c) {
+    ASSERT_EQ(a.data().cells[c].threshold, b.data().cells[c].threshold) << c;
+    ASSERT_EQ(a.data().cells[c].alias, b.data().cells[c].alias) << c;
+  }
+}
+
 }  // namespace
 
 TEST(TableCache, FileNamesAndFolders) {
@@ -83,11 +102,7 @@ TEST(TableCache, FindsExistingTablesByKey) {
   test::SyntheticSource source;
   TableCache cache(dir);
   TableBuildOptions& o = cache.build_options();
-  o.p_min = 1;
-  o.p_max = 10;
-  o.p_bins = 2;
-  o.samples_per_bin = 1000;
-  o.hist_bins = 8;
+  use_small_synthetic_options(o);
   Material fe;
   fe.name = "G4_Fe";
   TableParams made = build_table(test::synthetic_metadata(), o, source);
@@ -116,11 +131,7 @@ TEST(TableCache, PreloadsCurrentFilesWithoutHistograms) {
   test::SyntheticSource source;
   TableCache cache(dir);
   TableBuildOptions& o = cache.build_options();
-  o.p_min = 1;
-  o.p_max = 10;
-  o.p_bins = 2;
-  o.samples_per_bin = 1000;
-  o.hist_bins = 8;
+  use_small_synthetic_options(o);
   Material fe;
   fe.name = "G4_Fe";
   const std::vector<double> steps{0.02, 0.01, 0.005};
@@ -143,12 +154,7 @@ TEST(TableCache, PreloadsCurrentFilesWithoutHistograms) {
     const auto t = cache.get(fe, steps[i], false);
     EXPECT_FALSE(t->has_histogram());
     EXPECT_TRUE(made[i].has_histogram());
-    ASSERT_EQ(t->data().cells.size(), made[i].data().cells.size());
-    for (std::size_t c = 0; c < t->data().cells.size(); ++c) {
-      ASSERT_EQ(t->data().cells[c].threshold, made[i].data().cells[c].threshold) << c;
-      ASSERT_EQ(t->data().cells[c].alias, made[i].data().cells[c].alias) << c;
-    }
-    EXPECT_EQ(t->data().mean_loss, made[i].data().mean_loss);
+    expect_same_sampling(*t, made[i]);
     EXPECT_EQ(cache.get(fe, steps[i], false).get(), t.get());  // memoised by preload
   }
   // A table without its histograms is not written back.
@@ -240,13 +246,7 @@ TEST(TableCache, SameNameOtherDefinitionGetsItsOwnTable) {
   // Back to the first definition: its own table again, from the file.
   TableCache again(dir);
   again.build_options() = o;
-  const auto a2 = again.get(a, 0.02, false);
-  EXPECT_EQ(a2->data().mean_loss, ta->data().mean_loss);
-  ASSERT_EQ(a2->data().cells.size(), ta->data().cells.size());
-  for (std::size_t c = 0; c < ta->data().cells.size(); ++c) {
-    ASSERT_EQ(a2->data().cells[c].threshold, ta->data().cells[c].threshold) << c;
-    ASSERT_EQ(a2->data().cells[c].alias, ta->data().cells[c].alias) << c;
-  }
+  expect_same_sampling(*again.get(a, 0.02, false), *ta);
   fs::remove_all(dir);
 }
 
