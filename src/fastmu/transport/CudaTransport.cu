@@ -23,6 +23,7 @@
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/transport/MuonOrder.cuh"
+#include "fastmu/transport/ResultColumns.hh"
 #include "fastmu/transport/StepPhysics.hh"
 #include "fastmu/transport/TransportView.hh"
 #include "fastmu/transport/WindowObjective.hh"
@@ -724,28 +725,6 @@ class ChunkOrder {
   bool ready_ = false, failed_ = false;
 };
 
-// Sizes every column of `out` to the batch, one host thread per column:
-// first-touch of hundreds of MB is what a single thread is slow at. Without
-// compaction pdg and weight are the input's, copied here.
-void size_columns(TransportResult& out, const MuonBatch& in, bool with_id) {
-  const std::size_t n = in.size();
-  MuonBatch& m = out.muons;
-  std::vector<std::thread> t;
-  t.emplace_back([&] { m.px.resize(n); });
-  t.emplace_back([&] { m.py.resize(n); });
-  t.emplace_back([&] { m.pz.resize(n); });
-  t.emplace_back([&] { m.x.resize(n); });
-  t.emplace_back([&] { m.y.resize(n); });
-  t.emplace_back([&] { m.z.resize(n); });
-  t.emplace_back([&] { with_id ? m.pdg.resize(n) : void(m.pdg = in.pdg); });
-  t.emplace_back([&] { with_id ? m.weight.resize(n) : void(m.weight = in.weight); });
-  t.emplace_back([&] { out.status.resize(n); });
-  t.emplace_back([&] { out.plane.resize(n); });
-  t.emplace_back([&] { out.steps.resize(n); });
-  if (with_id) t.emplace_back([&] { out.id.resize(n); });
-  for (auto& th : t) th.join();
-}
-
 // Length of the union of [a, b) intervals.
 double union_length(std::vector<std::pair<float, float>> iv) {
   std::sort(iv.begin(), iv.end());
@@ -919,7 +898,7 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
   std::exception_ptr setup_error;
   std::thread setup([&] {
     try {
-      size_columns(out, in, compact);
+      size_result_columns(out, n, compact ? nullptr : &in);
       order.set_ready();
     } catch (...) {
       setup_error = std::current_exception();
@@ -1011,7 +990,7 @@ void transport_streamed(const std::vector<GpuTarget>& gpus, const MuonBatch& in,
             out.muons.pdg[at + j] = in.pdg[i];
             out.muons.weight[at + j] = in.weight[i];
           }
-        }  // else pdg and weight were copied by size_columns
+        }  // else pdg and weight were copied by size_result_columns
         trace.chunk(taken, trace.add(LaneTrace::unpack, t));
       }
     } catch (const ChunkOrder::Aborted&) {

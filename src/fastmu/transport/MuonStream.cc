@@ -13,6 +13,7 @@
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Timing.hh"
+#include "fastmu/transport/ResultColumns.hh"
 
 namespace fastmu {
 namespace {
@@ -98,21 +99,6 @@ struct Transported {
 
 constexpr std::size_t kMinChunkRows = 4096;
 
-// A result whose columns hold `n` rows, their pages touched (one thread per
-// column): fresh memory costs page faults that the first chunks would
-// otherwise wait for (the transport sizes its result before it unpacks).
-TransportResult presized_result(std::size_t n) {
-  TransportResult r;
-  MuonBatch& m = r.muons;
-  std::vector<std::thread> t;
-  for (auto* c : {&m.px, &m.py, &m.pz, &m.x, &m.y, &m.z}) t.emplace_back([c, n] { c->resize(n); });
-  for (auto* c : {&m.pdg, &r.status, &r.plane, &r.steps}) t.emplace_back([c, n] { c->resize(n); });
-  t.emplace_back([&m, n] { m.weight.resize(n); });
-  t.emplace_back([&r, n] { r.id.resize(n); });
-  for (auto& th : t) th.join();
-  return r;
-}
-
 }  // namespace
 
 StreamTotals transport_stream(const TransportParams& params, MuonReader& reader, MuonWriter& writer,
@@ -194,8 +180,11 @@ StreamTotals transport_stream(const TransportParams& params, MuonReader& reader,
                           : options.end - options.begin > first_chunk ? 2
                                                                       : 1;
       try {
-        for (int i = 0; i < results; ++i)
-          spare.give(presized_result(static_cast<std::size_t>(first_chunk)));
+        for (int i = 0; i < results; ++i) {
+          TransportResult r;  // pages touched now, not while the first chunk waits
+          size_result_columns(r, static_cast<std::size_t>(first_chunk), nullptr);
+          spare.give(std::move(r));
+        }
       } catch (const std::bad_alloc&) {
         // the transport allocates its own
       }
