@@ -15,10 +15,17 @@ using fastmu::io::ColumnTable;
 
 namespace {
 
+// This process's folder, removed when the tests end.
 fs::path temp_dir() {
-  auto dir = fs::temp_directory_path() / ("fastmu_io_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
+  static const struct Dir {
+    fs::path path = fs::temp_directory_path() / ("fastmu_io_test_" + std::to_string(::getpid()));
+    Dir() { fs::create_directories(path); }
+    ~Dir() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } dir;
+  return dir.path;
 }
 
 std::string error_of(const std::function<void()>& f) {

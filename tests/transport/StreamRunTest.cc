@@ -110,6 +110,50 @@ TEST(MuonWriter, SameBytesForAnySplitOfTheRows) {
   }
 }
 
+// MPI ranks' parts placed in the output at once, in any order (place_part),
+// give the bytes of one writer; outputs that cannot be laid out (under one
+// HDF5 chunk, compressed) say so and are joined in order.
+TEST(MuonWriter, PartsPlacedInAnyOrderGiveTheOneWriterFile) {
+  const auto dir = work_dir();
+  const std::size_t n = MuonWriter::kRowsPerChunk * 3 + 777;
+  const TransportResult all = fake_result(n, 0);
+  const std::size_t cuts[] = {0, 5000, MuonWriter::kRowsPerChunk + 3, n};  // three parts
+  for (const char* ext : {".h5", ".csv"}) {
+    const auto one = dir / (std::string("whole") + ext);
+    write_transport_result(one, all, false, false);
+    std::vector<std::filesystem::path> parts;
+    std::vector<std::uint64_t> rows, bytes;
+    for (int p = 0; p < 3; ++p) {
+      parts.push_back(dir / ("part" + std::to_string(p)));
+      MuonWriter w(parts.back(), OutputLayout{}, {}, 2, MuonWriter::Mode::part, one);
+      w.append(slice(all, cuts[p], cuts[p + 1]));
+      w.commit();
+      rows.push_back(w.rows());
+      bytes.push_back(std::filesystem::file_size(parts.back()));
+    }
+    const auto joined = dir / (std::string("joined") + ext);
+    MuonWriter out(joined, OutputLayout{});
+    MuonWriter::PartLayout layout;
+    ASSERT_TRUE(out.lay_out_parts(rows[0] + rows[1] + rows[2], layout)) << ext;
+    const auto shipped = MuonWriter::PartLayout::from_bytes(layout.to_bytes());
+    EXPECT_EQ(shipped.file, layout.file);
+    EXPECT_EQ(shipped.chunk_offset, layout.chunk_offset);
+    for (int p : {2, 0, 1}) {
+      std::uint64_t rows_before = 0, bytes_before = 0;
+      for (int q = 0; q < p; ++q) rows_before += rows[q], bytes_before += bytes[q];
+      MuonWriter::place_part(shipped, parts[p], rows_before, bytes_before, 3);
+    }
+    out.commit();
+    EXPECT_EQ(out.rows(), rows[0] + rows[1] + rows[2]);
+    EXPECT_EQ(slurp(joined), slurp(one)) << ext;
+  }
+  MuonWriter small(dir / "small.h5", OutputLayout{});
+  MuonWriter::PartLayout layout;
+  EXPECT_FALSE(small.lay_out_parts(MuonWriter::kRowsPerChunk - 1, layout));
+  MuonWriter packed(dir / "packed.h5", OutputLayout{}, io::h5::parse_compression("gzip"));
+  EXPECT_FALSE(packed.lay_out_parts(n, layout));
+}
+
 TEST(MuonReader, ChunksMatchTheWholeFileAndErrorsNameTheLine) {
   const auto dir = work_dir();
   const auto csv = dir / "mu.csv";
@@ -231,6 +275,18 @@ TEST_F(StreamRun, TwoMpiRanksWriteTheOneProcessFile) {
     EXPECT_NE(log().find("x 2 ranks"), std::string::npos) << log();
     EXPECT_EQ(slurp(two), slurp(one)) << ext;
   }
+  // Over one HDF5 chunk (2^15 rows), through vacuum: each rank writes its
+  // part into the laid-out file at its place.
+  write_muon_csv(dir_ / "many.csv", 40000);
+  std::ofstream(dir_ / "empty.json") << R"({
+    "world": {"min": [-5, -5, -1], "max": [5, 5, 12], "material": "vacuum"},
+    "sensitive_planes": [{"z": 10.0, "x": [-5, 5], "y": [-5, 5]}]})";
+  const std::string many = " run --geometry '" + (dir_ / "empty.json").string() + "' --muons '" +
+                           (dir_ / "many.csv").string() + "' --backend cpu --out '";
+  ASSERT_EQ(run("", many + (dir_ / "many1.h5").string() + "'"), 0) << log();
+  ASSERT_EQ(run(mpirun, many + (dir_ / "many2.h5").string() + "' --threads 1"), 0) << log();
+  EXPECT_EQ(io::read_table(dir_ / "many1.h5").rows(), 40000u);
+  EXPECT_EQ(slurp(dir_ / "many2.h5"), slurp(dir_ / "many1.h5"));
   // `fastmu physics sample` spread over ranks: the one-process file.
   const std::string sample =
       " physics sample --material G4_Fe --p 5 --p-max 50 --step 0.02 --n 3000 --out '";
@@ -248,6 +304,12 @@ TEST_F(StreamRun, TwoMpiRanksWriteTheOneProcessFile) {
   EXPECT_NE(run(mpirun, args((dir_ / "bad.csv").string(), bad_out) + " --threads 1"), 0);
   EXPECT_NE(log().find("column pdg"), std::string::npos) << log();
   EXPECT_FALSE(std::filesystem::exists(bad_out));
+  // Commands that are not split over ranks say so, once, instead of racing.
+  EXPECT_NE(
+      run(mpirun, " run --example iron-block --n 10 --no-plot --out-dir '" + dir_.string() + "'"),
+      0);
+  EXPECT_NE(log().find("--example: not split over MPI ranks"), std::string::npos) << log();
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "iron_block_fast.f32"));
   // Joined or not, no part files is left next to the output.
   for (const auto& e : std::filesystem::directory_iterator(dir_)) {
     EXPECT_EQ(e.path().filename().string().find(".part"), std::string::npos) << e.path();

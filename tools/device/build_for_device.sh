@@ -61,6 +61,6 @@ cp "$root/tools/device/gpu_bench.sh" "$root/tools/device/cpu_bench.sh" "$root/to
   "$root/tools/device/slab_compare.py" "$root/tools/device/window_quantiles.py" \
   "$root/tools/device/ship_reference_check.sh" "$root/tools/device/two_gpu_bench.sh" "$root/tools/device/session7_check.sh" "$root/tools/device/timing.sh" \
   "$root/tools/device/session8_check.sh" "$root/tools/device/order_check.sh" "$root/tools/device/build_python_module.sh" \
-  "$root/tools/device/python_checks.py" "$root/tools/device/storage_probe.py" "$root/tools/ship_gradient_check.py" \
+  "$root/tools/device/python_checks.py" "$root/tools/ship_gradient_check.py" \
   "$root/tools/sheet_matrix.py" "$stage/"
 du -sh "$stage"

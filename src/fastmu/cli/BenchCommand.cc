@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fastmu/cli/Commands.hh"
+#include "fastmu/cli/MpiSession.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/geometry/ShipShield.hh"
@@ -126,6 +127,9 @@ void register_bench_command(CLI::App& app) {
                   "transport into the same result arrays each repeat (as a chunked run does), "
                   "instead of fresh ones");
   bench->callback([a] {
+    mpi::require_one_process("bench",
+                             "run it as one process (--gpus N for several GPUs), or time "
+                             "`mpirun -np N fastmu run` on a muon file");
     if (a->which == "all" || a->which == "iron-block") bench_case(*a, "iron-block");
     if (a->which == "all" || a->which == "ship") bench_case(*a, "ship");
   });

@@ -157,6 +157,10 @@ void collective(const std::function<void()>& work) {
 #endif
 }
 
+void require_one_process(const std::string& what, const std::string& instead) {
+  if (active()) throw Error(what + ": not split over MPI ranks; " + instead);
+}
+
 void barrier() {
 #ifdef FASTMU_HAVE_MPI
   if (active()) MPI_Barrier(MPI_COMM_WORLD);

@@ -36,6 +36,11 @@ int threads_per_rank(int requested);
 // waits forever for another.
 void collective(const std::function<void()>& work);
 
+// Throws fastmu::Error "WHAT: not split over MPI ranks; INSTEAD" under
+// mpirun (a command whose ranks would each do the whole job and race on its
+// outputs).
+void require_one_process(const std::string& what, const std::string& instead);
+
 void barrier();
 // Element-wise sums over all ranks, in place (every rank gets the result).
 void sum(std::uint64_t* values, int n);

@@ -29,6 +29,7 @@
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
 #include "fastmu/core/Timing.hh"
+#include "fastmu/core/Trace.hh"
 #include "fastmu/geometry/GdmlReader.hh"
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/io/AtomicOutput.hh"
@@ -180,11 +181,7 @@ void print_stats(const TransportResult& r, const TransportStats& st, int threads
 // `run --engine detailed`: the detailed engine through the same geometry,
 // muons and output (CPU, all cores; no tables).
 void run_detailed_files(const RunArgs& a) {
-  if (mpi::active()) {
-    throw Error(
-        "--engine detailed: not split over MPI ranks yet; run it as one process (it uses "
-        "all cores)");
-  }
+  mpi::require_one_process("--engine detailed", "run it as one process (it uses all cores)");
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
   const GeometryParams geometry = load_geometry_file(a.geometry, materials);
@@ -215,11 +212,66 @@ std::filesystem::path part_path(const std::filesystem::path& out, std::uint64_t 
   return dir / fmt::format(".{}.{}.rank{}.part", out.filename().string(), job, r);
 }
 
+// Joins the ranks' parts into O: rank 0 lays the file out for all the rows,
+// every rank writes its part at its place (after the rows of the ranks
+// before it) at the same time, and rank 0 finishes the file. A compressed
+// dataset or an output under one HDF5 chunk is joined by rank 0 in rank order
+// instead. Either way the file equals a one-process run's byte for byte, and
+// the parts go.
+void join_parts(const RunArgs& a, std::uint64_t job, OutputLayout layout,
+                io::h5::Compression compression, std::uint64_t part_rows) {
+  const int rank = mpi::rank(), ranks = mpi::size();
+  const auto own = part_path(a.out, job, rank);
+  std::error_code ec;
+  std::vector<std::uint64_t> sizes(2 * static_cast<std::size_t>(ranks), 0);
+  sizes[2 * rank] = part_rows;
+  sizes[2 * rank + 1] = std::filesystem::file_size(own, ec);
+  mpi::sum(sizes.data(), static_cast<int>(sizes.size()));
+  std::uint64_t total = 0, rows_before = 0, bytes_before = 0;
+  for (int r = 0; r < ranks; ++r) {
+    if (r < rank) rows_before += sizes[2 * r], bytes_before += sizes[2 * r + 1];
+    total += sizes[2 * r];
+  }
+  struct RemoveParts {  // rank 0's: every part, joined or not
+    const RunArgs& a;
+    std::uint64_t job;
+    ~RemoveParts() {
+      std::error_code ec;
+      if (mpi::rank() != 0) return;
+      for (int r = 0; r < mpi::size(); ++r) std::filesystem::remove(part_path(a.out, job, r), ec);
+    }
+  } remove_parts{a, job};
+  std::unique_ptr<MuonWriter> out;
+  std::vector<unsigned char> shared;  // rank 0's layout, empty: joined in order
+  mpi::collective([&] {
+    if (rank != 0) return;
+    out = std::make_unique<MuonWriter>(a.out, layout, compression, a.threads);
+    MuonWriter::PartLayout placed;
+    if (out->lay_out_parts(total, placed)) shared = placed.to_bytes();
+  });
+  mpi::broadcast_bytes(shared);
+  if (!shared.empty()) {
+    const MuonWriter::PartLayout placed = MuonWriter::PartLayout::from_bytes(shared);
+    mpi::collective([&] {
+      MuonWriter::place_part(placed, own, rows_before, bytes_before,
+                             mpi::threads_per_rank(a.threads));
+    });
+  }
+  trace(shared.empty() ? "run: parts to be joined by rank 0" : "run: own part placed");
+  mpi::collective([&] {
+    if (rank != 0) return;
+    if (shared.empty()) {
+      for (int r = 0; r < ranks; ++r) out->append_part(part_path(a.out, job, r));
+    }
+    out->commit();
+  });
+}
+
 // `fastmu run --geometry G --muons M --out O`: streams M through the
 // transport in chunks (reading, transport and writing overlapped). Under
 // mpirun each rank takes a contiguous share of the rows and writes its encoded
-// rows to a part file; rank 0 joins the parts in rank order into O, atomically,
-// so the file equals a one-process run byte for byte.
+// rows to a part file, and the parts are joined into O (join_parts),
+// atomically, so the file equals a one-process run byte for byte.
 void run_files(const RunArgs& a) {
   if (a.geometry.empty() || a.muons.empty() || a.out.empty()) {
     throw Error("run: --geometry, --muons and --out are required (or --example NAME)");
@@ -232,6 +284,7 @@ void run_files(const RunArgs& a) {
   if (a.engine != "fast")
     throw Error(fmt::format("--engine: '{}' is not fast or detailed", a.engine));
   const auto t_run = SteadyClock::now();
+  trace("run: start");
   RunTimes times;
   const Backend requested = parse_backend(a.backend);
   // The GPUs are found (the driver's start: ~0.1 s) and their contexts
@@ -251,7 +304,10 @@ void run_files(const RunArgs& a) {
       found.set_exception(std::current_exception());
       return;
     }
-    if (backend == Backend::cuda) cuda::start_devices(gpus);
+    if (backend == Backend::cuda) {
+      cuda::start_devices(gpus);
+      trace("run: GPU contexts started");
+    }
   });
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
@@ -268,6 +324,7 @@ void run_files(const RunArgs& a) {
     given = load_tables(a.tables);
   });
   times.geometry = seconds_since(t_run);
+  trace("run: geometry loaded");
   cache.preload(cache_tables_needed(*geometry, materials, given, cache, opt, material_steps(a)));
   const std::pair<Backend, int> resolved = backend_found.get();  // before any table build
   const Backend backend = resolved.first;
@@ -276,6 +333,7 @@ void run_files(const RunArgs& a) {
       make_transport_params(geometry, materials, given, &cache, opt, material_steps(a)));
   const OutputLayout layout{a.all, geometry->sensitive_planes().size() > 1};
   times.setup = seconds_since(t_run);
+  trace("run: set-up done");
 
   std::uint64_t job = mpi::rank() == 0 ? static_cast<std::uint64_t>(::getpid()) : 0;
   mpi::sum(&job, 1);
@@ -290,6 +348,7 @@ void run_files(const RunArgs& a) {
   } own_part{mpi::active() ? part_path(a.out, job, mpi::rank()) : std::filesystem::path()};
   std::unique_ptr<ProgressBar> bar;  // rank 0 draws the rows of all ranks
   std::jthread gpus_down;            // the GPUs' shutdown, joined on leaving
+  std::uint64_t part_rows = 0;       // rows this rank wrote to its part
   mpi::collective([&] {
     MuonReader reader(a.muons, a.threads);
     // The row count splits the rows over ranks and sizes the progress bar
@@ -327,7 +386,10 @@ void run_files(const RunArgs& a) {
       // contexts go while the last rows are written, not after the exit.
       so.on_transported = [&gpus_down] {
         cuda::device_name();  // cached for the report
-        gpus_down = std::jthread([] { shut_down_resident_gpus(); });
+        gpus_down = std::jthread([] {
+          shut_down_resident_gpus();
+          trace("run: GPUs shut down");
+        });
       };
     }
     std::unique_ptr<MuonWriter> writer =
@@ -338,26 +400,13 @@ void run_files(const RunArgs& a) {
     totals = transport_stream(*params, reader, *writer, so);
     const auto t_commit = SteadyClock::now();
     writer->commit();
+    part_rows = writer->rows();
     times.output = seconds_since(t_commit);
+    trace("run: output committed");
   });
   const auto t_join = SteadyClock::now();
   if (mpi::active()) {
-    // Rank 0 joins the parts in rank order; the parts go in every case.
-    mpi::collective([&] {
-      if (mpi::rank() != 0) return;
-      struct RemoveParts {
-        const RunArgs& a;
-        std::uint64_t job;
-        ~RemoveParts() {
-          std::error_code ec;
-          for (int r = 0; r < mpi::size(); ++r)
-            std::filesystem::remove(part_path(a.out, job, r), ec);
-        }
-      } remove_parts{a, job};
-      MuonWriter out(a.out, layout, compression, a.threads);
-      for (int r = 0; r < mpi::size(); ++r) out.append_part(part_path(a.out, job, r));
-      out.commit();
-    });
+    join_parts(a, job, layout, compression, part_rows);
     std::uint64_t counts[7] = {totals.rows,         totals.steps,        totals.by_status[0],
                                totals.by_status[1], totals.by_status[2], totals.by_status[3],
                                totals.by_status[4]};
@@ -603,6 +652,11 @@ void register_run_command(CLI::App& app) {
       ->capture_default_str();
   run->add_flag("--no-plot", a->no_plot, "examples: skip the PNG");
   run->callback([a] {
+    if (!a->example.empty()) {
+      mpi::require_one_process("--example",
+                               "run it as one process, or split a muon file with "
+                               "--geometry, --muons and --out");
+    }
     if (a->example == "iron-block") {
       run_iron_block(*a);
     } else if (a->example == "ship") {

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fastmu/cli/Commands.hh"
+#include "fastmu/cli/MpiSession.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
@@ -234,7 +235,10 @@ void register_validate_command(CLI::App& app) {
                 "step limit per muon (detailed engine: volume segments)")
       ->capture_default_str();
   v->add_option("--backend", a->backend, "fast transport: auto | cpu | cuda")->capture_default_str();
-  v->callback([a] { run_validate(*a); });
+  v->callback([a] {
+    mpi::require_one_process("validate", "run it as one process (it uses all cores and GPUs)");
+    run_validate(*a);
+  });
 }
 
 }  // namespace fastmu::cli

@@ -8,9 +8,11 @@
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Trace.hh"
 #include "fastmu/core/Version.hh"
 
 int main(int argc, char** argv) {
+  fastmu::trace("main: start");
   CLI::App app{"fastmu " FASTMU_VERSION
                ": muon transport through matter and magnetic fields by histogram sampling.\n"
                "Units: metres, GeV/c, tesla. Run 'fastmu COMMAND --help' for each command."};
@@ -29,6 +31,7 @@ int main(int argc, char** argv) {
   try {
     fastmu::cli::mpi::init(&argc, &argv);
     app.parse(argc, argv);
+    fastmu::trace("main: command done");
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return fastmu::cli::mpi::rank() == 0 ? app.exit(e) : 0;
     // One line, naming the option and what is wrong.

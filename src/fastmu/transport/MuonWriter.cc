@@ -96,6 +96,33 @@ void write_all(std::FILE* f, const void* data, std::size_t bytes, const std::str
   if (bytes && std::fwrite(data, 1, bytes, f) != bytes) throw Error(name + ": write error");
 }
 
+// `bytes` at offset `at` of file descriptor `fd`.
+void pwrite_all(int fd, const char* p, std::size_t bytes, std::uint64_t at,
+                const std::string& name) {
+  while (bytes > 0) {
+    const ssize_t put = ::pwrite(fd, p, bytes, static_cast<off_t>(at));
+    if (put <= 0) throw Error(name + ": write error");
+    p += put, at += static_cast<std::uint64_t>(put), bytes -= static_cast<std::size_t>(put);
+  }
+}
+
+// n encoded rows of `ncol` doubles from dataset row `row` on, into the chunks
+// of kRowsPerChunk rows at `chunk_offset` (split at chunk boundaries).
+void pwrite_chunk_rows(int fd, const std::vector<std::uint64_t>& chunk_offset, std::size_t ncol,
+                       std::uint64_t row, const double* d, std::size_t n, const std::string& name) {
+  constexpr std::uint64_t kChunkRows = MuonWriter::kRowsPerChunk;
+  const std::size_t row_bytes = ncol * sizeof(double);
+  while (n > 0) {
+    const std::uint64_t c = row / kChunkRows, within = row % kChunkRows;
+    if (c >= chunk_offset.size()) throw Error(name + ": rows beyond the dataset 'muons'");
+    const std::size_t take =
+        static_cast<std::size_t>(std::min<std::uint64_t>(n, kChunkRows - within));
+    pwrite_all(fd, reinterpret_cast<const char*>(d), take * row_bytes,
+               chunk_offset[c] + within * row_bytes, name + " (dataset 'muons')");
+    row += take, d += take * ncol, n -= take;
+  }
+}
+
 }  // namespace
 
 struct MuonWriter::Impl {
@@ -296,23 +323,8 @@ struct MuonWriter::Impl {
     }
   }
 
-  // n encoded rows from dataset row `row` on, split at chunk boundaries.
   void pwrite_rows(std::uint64_t row, const double* d, std::size_t n) const {
-    const std::size_t row_bytes = ncol * sizeof(double);
-    while (n > 0) {
-      const std::uint64_t c = row / kRowsPerChunk, within = row % kRowsPerChunk;
-      const std::size_t take =
-          static_cast<std::size_t>(std::min<std::uint64_t>(n, kRowsPerChunk - within));
-      const char* p = reinterpret_cast<const char*>(d);
-      std::size_t left = take * row_bytes;
-      auto at = static_cast<off_t>(chunk_offset[c] + within * row_bytes);
-      while (left > 0) {
-        const ssize_t put = ::pwrite(raw_fd, p, left, at);
-        if (put <= 0) throw Error(name + ": write error (dataset 'muons')");
-        p += put, at += put, left -= static_cast<std::size_t>(put);
-      }
-      row += take, d += take * ncol, n -= take;
-    }
+    pwrite_chunk_rows(raw_fd, chunk_offset, ncol, row, d, n, name);
   }
 
   void create_dataset(bool chunked, std::uint64_t initial_rows) {
@@ -455,6 +467,115 @@ void MuonWriter::append_part(const std::filesystem::path& part) {
   const bool bad = std::ferror(in) != 0 || have != 0;
   std::fclose(in);
   if (bad) throw Error("cannot read '" + part.string() + "' (truncated part)");
+}
+
+std::vector<unsigned char> MuonWriter::PartLayout::to_bytes() const {
+  std::vector<unsigned char> b;
+  auto put = [&b](const void* p, std::size_t n) {
+    const auto* c = static_cast<const unsigned char*>(p);
+    b.insert(b.end(), c, c + n);
+  };
+  const std::uint8_t h = hdf5;
+  const std::uint64_t chunks = chunk_offset.size(), name = file.size();
+  put(&h, 1), put(&columns, 4), put(&base, 8), put(&chunks, 8), put(&name, 8);
+  put(chunk_offset.data(), chunks * 8);
+  put(file.data(), name);
+  return b;
+}
+
+MuonWriter::PartLayout MuonWriter::PartLayout::from_bytes(const std::vector<unsigned char>& b) {
+  PartLayout l;
+  std::size_t at = 0;
+  auto get = [&](void* p, std::size_t n) {
+    if (at + n > b.size()) throw Error("internal error: a truncated part layout");
+    std::memcpy(p, b.data() + at, n);
+    at += n;
+  };
+  std::uint8_t h = 0;
+  std::uint64_t chunks = 0, name = 0;
+  get(&h, 1), get(&l.columns, 4), get(&l.base, 8), get(&chunks, 8), get(&name, 8);
+  l.hdf5 = h != 0;
+  if (chunks > b.size() / 8) throw Error("internal error: a truncated part layout");
+  l.chunk_offset.resize(chunks);
+  get(l.chunk_offset.data(), chunks * 8);
+  l.file.resize(name);
+  get(l.file.data(), name);
+  return l;
+}
+
+bool MuonWriter::lay_out_parts(std::uint64_t rows, PartLayout& layout) {
+  Impl& m = *impl_;
+  if (m.mode != Mode::file || m.rows != 0 || !m.pending.empty()) {
+    throw Error(m.name + ": internal error: parts laid out in a used writer");
+  }
+  if (m.hdf5 && (!m.placed || rows < kRowsPerChunk)) return false;
+  layout = PartLayout{};
+  layout.file = m.atomic->temp_path().string();
+  layout.hdf5 = m.hdf5;
+  layout.columns = static_cast<std::uint32_t>(m.ncol);
+  if (m.hdf5) {
+    // The calls a single writer makes for these rows, so the same bytes.
+    m.create_dataset(true, 0);
+    m.reserve_rows(rows);
+    m.dataset_rows = rows;
+    layout.chunk_offset = m.chunk_offset;
+  } else {
+    if (std::fflush(m.f) != 0) throw Error(m.name + ": write error");
+    const long header = std::ftell(m.f);
+    if (header < 0) throw Error(m.name + ": write error");
+    layout.base = static_cast<std::uint64_t>(header);
+  }
+  m.rows = rows;
+  return true;
+}
+
+void MuonWriter::place_part(const PartLayout& layout, const std::filesystem::path& part,
+                            std::uint64_t rows_before, std::uint64_t bytes_before, int threads) {
+  struct Fd {
+    int fd;
+    ~Fd() {
+      if (fd >= 0) ::close(fd);
+    }
+  };
+  const Fd in{::open(part.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (in.fd < 0) throw Error("cannot read '" + part.string() + "'");
+  Fd out{::open(layout.file.c_str(), O_WRONLY | O_CLOEXEC)};
+  if (out.fd < 0) throw Error("cannot write '" + layout.file + "'");
+  std::error_code ec;
+  const std::uint64_t size = std::filesystem::file_size(part, ec);
+  if (ec) throw Error("cannot read '" + part.string() + "'");
+  const std::size_t row_bytes = layout.columns * sizeof(double);
+  if (layout.hdf5 && (row_bytes == 0 || size % row_bytes != 0)) {
+    throw Error("cannot read '" + part.string() + "' (truncated part)");
+  }
+  // Blocks of whole rows, about 8 MiB, read and written by a few threads:
+  // one file's buffered writes do not scale further (bench_storage.cc).
+  const std::size_t block =
+      layout.hdf5 ? std::max<std::size_t>(1, (std::size_t(1) << 23) / row_bytes) * row_bytes
+                  : std::size_t(1) << 23;
+  const std::size_t blocks = static_cast<std::size_t>((size + block - 1) / block);
+  parallel_for_chunks(
+      blocks, std::min(resolve_thread_count(threads), 4), 1, [&](std::size_t b, std::size_t e) {
+        std::vector<double> buf(block / sizeof(double) + 1);
+        char* p = reinterpret_cast<char*>(buf.data());
+        for (std::size_t k = b; k < e; ++k) {
+          const std::uint64_t at = std::uint64_t(k) * block;
+          const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(block, size - at));
+          for (std::size_t got = 0; got < len;) {
+            const ssize_t r = ::pread(in.fd, p + got, len - got, static_cast<off_t>(at + got));
+            if (r <= 0) throw Error("cannot read '" + part.string() + "'");
+            got += static_cast<std::size_t>(r);
+          }
+          if (layout.hdf5) {
+            pwrite_chunk_rows(out.fd, layout.chunk_offset, layout.columns,
+                              rows_before + at / row_bytes, buf.data(), len / row_bytes,
+                              layout.file);
+          } else {
+            pwrite_all(out.fd, p, len, layout.base + bytes_before + at, layout.file);
+          }
+        }
+      });
+  if (::close(std::exchange(out.fd, -1)) != 0) throw Error("cannot write '" + layout.file + "'");
 }
 
 void MuonWriter::commit() {

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "fastmu/io/Hdf5.hh"
 #include "fastmu/transport/MuonBatch.hh"
@@ -46,6 +48,31 @@ class MuonWriter {
   // Appends the rows of a part file written by a Mode::part writer of the same
   // layout and format.
   void append_part(const std::filesystem::path& part);
+  // Joining parts in parallel (MPI ranks, each holding its part): the output
+  // is laid out here for all the parts' rows, every part is then written at
+  // its place by whichever process holds it (place_part), all at once, and
+  // commit() here finishes the file, the same bytes as append_part() in
+  // order would give.
+  struct PartLayout {
+    std::string file;  // the output's temporary file, where the parts go
+    bool hdf5 = false;
+    std::uint32_t columns = 0;
+    std::uint64_t base = 0;                   // CSV: bytes before the first row
+    std::vector<std::uint64_t> chunk_offset;  // HDF5: file offset of each chunk
+
+    std::vector<unsigned char> to_bytes() const;
+    static PartLayout from_bytes(const std::vector<unsigned char>& bytes);
+  };
+  // Lays the output out for parts of `rows` rows in all (nothing appended
+  // yet); false, having done nothing, when the parts must be appended in
+  // order instead (a compressed dataset; an output under one HDF5 chunk,
+  // which is stored contiguous).
+  bool lay_out_parts(std::uint64_t rows, PartLayout& layout);
+  // Writes part file `part` at its place in a laid-out output: after
+  // `rows_before` rows (HDF5) or `bytes_before` bytes (CSV) of the parts
+  // before it; `threads` copy (0: all, at most four).
+  static void place_part(const PartLayout& layout, const std::filesystem::path& part,
+                         std::uint64_t rows_before, std::uint64_t bytes_before, int threads = 0);
   // Finishes the file and moves it into place.
   void commit();
   std::uint64_t rows() const;

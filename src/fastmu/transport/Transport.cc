@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Trace.hh"
 #include "fastmu/transport/CpuTransport.hh"
 #include "fastmu/transport/CudaSession.hh"
 #include "fastmu/transport/CudaTransport.hh"
@@ -112,7 +113,9 @@ void prepare_transport(const TransportParams& params, Backend backend, std::size
                        int gpus) {
   if (resolve_backend(backend) != Backend::cuda) return;
   const ResidentGpus resident(params, first_devices(resolve_gpu_count(gpus)));
+  trace("prepare: inputs resident on the GPUs");
   cuda::prepare_streamed(resident.targets(), batch);
+  trace("prepare: lanes ready, kernels loaded");
 }
 
 void transport_into(TransportResult& result, const TransportParams& params, const MuonBatch& in,
