@@ -10,7 +10,7 @@
 #     (build_python_module.sh), then python_checks.py (repeated calls,
 #     objective with muons on the GPU, the torch wrapper) and the gradient
 #     against central differences on N_FD SHiP muons (ship_gradient_check.py);
-#  4. what the storage gives (storage_probe.py; PROBE=0 skips it), whole
+#  4. what the storage gives (bench_storage.cc; PROBE=0 skips it), whole
 #     `fastmu run` processes, HDF5 in and out, N_RUN SHiP-like and
 #     iron-block muons, and the fixed cost of one transport() call.
 #   usage: bash .device/session8_check.sh [N_FD=1000000] [N_RUN=40000000]
@@ -50,7 +50,8 @@ FASTMU_SHIP_FD_MUONS=$n_fd run "$bin/fastmu_tests_transport" \
   --gtest_filter=ShipGradient.CudaMatchesCentralDifferences
 echo "== storage and processes $(date -u +%T)" | tee -a "$log"
 make_inputs "$n_run"
-[ "${PROBE:-1}" = 1 ] && run python3 .device/storage_probe.py "$work" --gb 2.7
+[ "${PROBE:-1}" = 1 ] && FASTMU_BENCH_DIR=$work FASTMU_BENCH_STORAGE_GB=2.7 \
+  run "$bin/fastmu_bench" --benchmark_filter=StorageWrite
 sync
 whole_runs 2
 run "$bin/fastmu" bench --backend cuda --case iron-block --n 4000000 --repeat 5 --gpus 1

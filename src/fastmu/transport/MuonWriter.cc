@@ -27,11 +27,12 @@ namespace {
 
 constexpr std::size_t kEncodeChunk = 1 << 15;
 
-// Threads that encode and place HDF5 rows. Buffered writes into one file
-// scale to about four writers (2.6 GB/s for one, 4.0 for four, 3.4 for
-// eight on the GPU machine's ext4, tools/device/storage_probe.py); a 4e7-row
-// iron-block output took 0.80-0.95 s of writing with two or four threads,
-// 0.94-0.98 s with eight or sixteen (BENCHMARKS.md, session 8).
+// Threads that encode and place HDF5 rows. Buffered writes into one file do
+// not scale with writers (3.0-3.4 GB/s for 1-16 on the GPU machine's ext4,
+// bench/bench_storage.cc); a 4e7-row iron-block output took 0.80-0.95 s of
+// writing with two or four threads, 0.94-0.98 s with eight or sixteen, and
+// one writer fed by all the encoding threads was no faster (BENCHMARKS.md,
+// sessions 8 and 10).
 constexpr int kPlacingThreads = 4;
 
 std::vector<std::string> column_names(OutputLayout l) {
