@@ -223,9 +223,10 @@ void join_parts(const RunArgs& a, std::uint64_t job, OutputLayout layout,
   const int rank = mpi::rank(), ranks = mpi::size();
   const auto own = part_path(a.out, job, rank);
   std::error_code ec;
+  const std::uint64_t own_bytes = std::filesystem::file_size(own, ec);
   std::vector<std::uint64_t> sizes(2 * static_cast<std::size_t>(ranks), 0);
   sizes[2 * rank] = part_rows;
-  sizes[2 * rank + 1] = std::filesystem::file_size(own, ec);
+  sizes[2 * rank + 1] = ec ? 0 : own_bytes;  // a missing part fails in place_part
   mpi::sum(sizes.data(), static_cast<int>(sizes.size()));
   std::uint64_t total = 0, rows_before = 0, bytes_before = 0;
   for (int r = 0; r < ranks; ++r) {
