@@ -30,8 +30,7 @@ inline bool trace_enabled() {
 inline void trace(const char* what) {
   if (!trace_enabled()) return;
   const double t =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - detail::trace_origin)
-          .count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - detail::trace_origin).count();
   std::fprintf(stderr, "fastmu: trace %8.4f s  %s\n", t, what);
 }
 
