@@ -10,11 +10,15 @@
 //             itself, no page cache)
 //   3 memory: fresh anonymous memory filled by memcpy (the ceiling: what
 //             touching new pages costs on this machine)
+//   4 fallocate: the file's blocks allocated first (FALLOC_FL_KEEP_SIZE),
+//             then buffered positioned writes as in 0
+//   5 hugepages: as 3, the memory advised for transparent huge pages
 //
 //   FASTMU_BENCH_DIR=/data fastmu_bench --benchmark_filter=Storage
 #include <benchmark/benchmark.h>
 
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -61,9 +65,10 @@ void BM_StorageWrite(benchmark::State& state) {
   std::memset(src_raw, 0x5a, kBlock);
   bool ok = true;
   for (auto _ : state) {
-    if (way == 3) {
+    if (way == 3 || way == 5) {
       void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (m == MAP_FAILED) return state.SkipWithError("mmap failed");
+      if (way == 5) ::madvise(m, bytes, MADV_HUGEPAGE);
       on_threads(threads, blocks, [&](std::size_t b0, std::size_t b1) {
         for (std::size_t b = b0; b < b1; ++b)
           std::memcpy(static_cast<char*>(m) + b * kBlock, src_raw, kBlock);
@@ -74,6 +79,9 @@ void BM_StorageWrite(benchmark::State& state) {
     const int flags = O_RDWR | O_CREAT | O_TRUNC | (way == 2 ? O_DIRECT : 0);
     const int fd = ::open(path.c_str(), flags, 0644);
     if (fd < 0) return state.SkipWithError("cannot create the file (O_DIRECT unsupported?)");
+    if (way == 4 && ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(bytes)) != 0) {
+      ok = false;
+    }
     if (way == 1) {
       if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0) ok = false;
       void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -108,7 +116,7 @@ void BM_StorageWrite(benchmark::State& state) {
 }
 
 void storage_args(benchmark::internal::Benchmark* b) {
-  for (int way : {3, 0, 1, 2})
+  for (int way : {3, 5, 0, 4, 1, 2})
     for (int threads : {1, 4, 8, 16}) b->Args({way, threads});
   b->ArgNames({"way", "threads"});
 }

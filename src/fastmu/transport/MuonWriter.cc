@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <fmt/compile.h>
@@ -153,6 +154,7 @@ struct MuonWriter::Impl {
   // bytes still do not depend on how the rows were cut into append() calls.
   bool placed = false;
   int raw_fd = -1;                          // the temporary file, for pwrite
+  bool preallocate = false;                 // on ext4 or XFS: chunks' blocks allocated ahead
   std::vector<std::uint64_t> chunk_offset;  // file offset of each allocated chunk
 
   // Encoded rows, one buffer per share of kEncodeChunk muons; left
@@ -305,6 +307,7 @@ struct MuonWriter::Impl {
   // time (early allocation gives each its place in the file).
   void reserve_rows(std::uint64_t total) {
     const std::uint64_t need = (total + kRowsPerChunk - 1) / kRowsPerChunk;
+    const std::size_t first_new = chunk_offset.size();
     while (chunk_offset.size() < need) {
       const std::uint64_t c = chunk_offset.size();
       const hsize_t dims[2] = {(c + 1) * kRowsPerChunk, ncol};
@@ -321,6 +324,17 @@ struct MuonWriter::Impl {
                     " of dataset 'muons'");
       }
       chunk_offset.push_back(addr);  // no user block: addresses are file offsets
+    }
+    if (preallocate && chunk_offset.size() > first_new) {
+      // The new chunks' blocks allocated in one call before their rows are
+      // written: buffered writes into allocated blocks are 15 % faster on the
+      // GPU machine's ext4 (bench_storage.cc, way 4 against way 0). The
+      // file's bytes and size do not change; a refusal changes nothing.
+      const auto [lo, hi] =
+          std::minmax_element(chunk_offset.begin() + first_new, chunk_offset.end());
+      const std::uint64_t end = *hi + kRowsPerChunk * ncol * sizeof(double);
+      ::fallocate(raw_fd, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(*lo),
+                  static_cast<off_t>(end - *lo));
     }
   }
 
@@ -430,6 +444,12 @@ MuonWriter::MuonWriter(const std::filesystem::path& path, OutputLayout layout,
     if (compression.kind == io::h5::Compression::Kind::none) {
       m.raw_fd = ::open(m.atomic->temp_path().c_str(), O_WRONLY | O_CLOEXEC);
       m.placed = m.raw_fd >= 0;
+      // Only where fallocate reserves blocks without writing them (on tmpfs
+      // it would zero the pages that the rows then overwrite).
+      struct statfs fs {};
+      constexpr decltype(fs.f_type) kExt4 = 0xEF53, kXfs = 0x58465342;
+      m.preallocate =
+          m.placed && ::fstatfs(m.raw_fd, &fs) == 0 && (fs.f_type == kExt4 || fs.f_type == kXfs);
     }
     return;
   }
