@@ -1,7 +1,8 @@
 // fastmu.transport (the C++ half; python/fastmu/transport.py is the front):
 // an (N, 8) array in, a dict of NumPy arrays out, with the GIL released while
-// the muons fly. One copy in (array -> MuonBatch); out, the result's vectors
-// are handed to NumPy as they are (all=True) or filtered once (all=False).
+// the muons fly. One copy in (array -> MuonBatch, on all cores); out, the
+// result's vectors are handed to NumPy as they are (all=True, or the rows at
+// a plane that the transport kept) or filtered once (a field map's run).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include "GeometryHandle.hh"
 #include "TransportSupport.hh"
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Parallel.hh"
 #include "fastmu/field/FieldMapParams.hh"
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/transport/CudaSession.hh"
@@ -27,6 +29,7 @@
 #include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/MuonIO.hh"
 #include "fastmu/transport/Objective.hh"
+#include "fastmu/transport/ResultColumns.hh"
 #include "fastmu/transport/Transport.hh"
 
 namespace fastmu::python {
@@ -58,29 +61,39 @@ MuonBatch batch_from_array(const CArray<T>& a) {
   const std::size_t n = static_cast<std::size_t>(a.shape(0));
   const std::size_t ncol = static_cast<std::size_t>(a.shape(1));
   const T* d = a.data();
-  MuonBatch b;
   py::gil_scoped_release release;  // `a` keeps the buffer alive; no Python objects below
-  b.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
+  // Checked and converted on all cores: a loop of calls (an optimiser) pays
+  // this for every batch. The first bad row is the one reported, whatever
+  // the threads.
+  auto finite = [](T v) { return std::isfinite(static_cast<double>(v)); };
+  auto bad_row = [&](std::size_t i) {
     const T* row = d + i * ncol;
-    for (std::size_t c = 0; c < ncol; ++c) {
-      if (!std::isfinite(static_cast<double>(row[c]))) {
-        throw Error("muons: row " + std::to_string(i) + ", column " + kColumns[c] +
-                    ": not a finite number");
-      }
+    return !std::all_of(row, row + ncol, finite) || (row[6] != T(13) && row[6] != T(-13));
+  };
+  const std::size_t bad = first_index_where(n, 0, bad_row);
+  if (bad < n) {
+    const T* row = d + bad * ncol;
+    const auto c = static_cast<std::size_t>(std::find_if_not(row, row + ncol, finite) - row);
+    if (c < ncol) {
+      throw Error("muons: row " + std::to_string(bad) + ", column " + kColumns[c] +
+                  ": not a finite number");
     }
-    b.px[i] = static_cast<float>(row[0]), b.py[i] = static_cast<float>(row[1]);
-    b.pz[i] = static_cast<float>(row[2]);
-    b.x[i] = static_cast<float>(row[3]), b.y[i] = static_cast<float>(row[4]);
-    b.z[i] = static_cast<float>(row[5]);
-    const double pdg = static_cast<double>(row[6]);
-    if (pdg != 13 && pdg != -13) {
-      throw Error("muons: row " + std::to_string(i) + ", column pdg: " + format_number(pdg) +
-                  " is not 13 (mu-) or -13 (mu+)");
-    }
-    b.pdg[i] = static_cast<std::int32_t>(pdg);
-    b.weight[i] = ncol == 8 ? static_cast<double>(row[7]) : 1.0;
+    throw Error("muons: row " + std::to_string(bad) + ", column pdg: " +
+                format_number(static_cast<double>(row[6])) + " is not 13 (mu-) or -13 (mu+)");
   }
+  MuonBatch b;
+  size_batch_columns(b, n);
+  parallel_for_chunks(n, 0, std::size_t(1) << 16, [&](std::size_t i0, std::size_t i1) {
+    for (std::size_t i = i0; i < i1; ++i) {
+      const T* row = d + i * ncol;
+      b.px[i] = static_cast<float>(row[0]), b.py[i] = static_cast<float>(row[1]);
+      b.pz[i] = static_cast<float>(row[2]);
+      b.x[i] = static_cast<float>(row[3]), b.y[i] = static_cast<float>(row[4]);
+      b.z[i] = static_cast<float>(row[5]);
+      b.pdg[i] = static_cast<std::int32_t>(row[6]);
+      b.weight[i] = ncol == 8 ? static_cast<double>(row[7]) : 1.0;
+    }
+  });
   return b;
 }
 
@@ -106,10 +119,14 @@ void set_field_map(TransportView& v, const FieldMapView& f, const FieldMapParams
 }
 
 // fastmu::transport, or the same steps with the field map replaced.
+// `rows`: at_plane compacts on the GPU (only those rows come back) or in
+// place on the CPU; with a field map every row comes back.
 TransportResult run(const TransportParams& params, const MuonBatch& in, Backend backend,
-                    int threads, int gpus, const FieldMapParams* field_map,
-                    std::uint64_t first_id) {
-  if (field_map == nullptr) return transport(params, in, backend, threads, first_id, nullptr, gpus);
+                    int threads, int gpus, const FieldMapParams* field_map, std::uint64_t first_id,
+                    ResultRows rows) {
+  if (field_map == nullptr) {
+    return transport(params, in, backend, threads, first_id, nullptr, gpus, rows);
+  }
   backend = resolve_backend(backend);
   if (backend == Backend::cuda) {
     cuda::DeviceArena arena;
@@ -157,12 +174,20 @@ py::dict result_to_dict(TransportResult&& r, bool all, bool with_plane) {
   const std::size_t n = r.size();
   py::dict out;
   MuonBatch& m = r.muons;
-  if (all) {
-    py::array_t<std::int64_t> id(static_cast<py::ssize_t>(n));
-    auto* p = id.mutable_data();
-    for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::int64_t>(r.id_of(i));
+  const auto at_plane = static_cast<std::int32_t>(MuonStatus::at_plane);
+  // Rows already kept (compacted by the transport): handed over as they are.
+  const bool kept_only =
+      !all && std::all_of(r.status.begin(), r.status.end(), [&](auto s) { return s == at_plane; });
+  if (all || kept_only) {
     const std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(n)};
-    out["id"] = id;
+    if (r.id.size() == n && n > 0) {
+      out["id"] = adopt_vector(std::move(r.id), shape);
+    } else {
+      py::array_t<std::int64_t> id(static_cast<py::ssize_t>(n));
+      auto* p = id.mutable_data();
+      for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::int64_t>(r.id_of(i));
+      out["id"] = id;
+    }
     out["px"] = adopt_vector(std::move(m.px), shape);
     out["py"] = adopt_vector(std::move(m.py), shape);
     out["pz"] = adopt_vector(std::move(m.pz), shape);
@@ -174,10 +199,9 @@ py::dict result_to_dict(TransportResult&& r, bool all, bool with_plane) {
     out["status"] = adopt_vector(std::move(r.status), shape);
     if (with_plane) out["plane"] = adopt_vector(std::move(r.plane), shape);
     // Steps taken per muon (where the transport spends its time).
-    if (r.steps.size() == n) out["steps"] = adopt_vector(std::move(r.steps), shape);
+    if (all && r.steps.size() == n) out["steps"] = adopt_vector(std::move(r.steps), shape);
     return out;
   }
-  const auto at_plane = static_cast<std::int32_t>(MuonStatus::at_plane);
   const auto k = static_cast<py::ssize_t>(std::count(r.status.begin(), r.status.end(), at_plane));
   py::array_t<std::int64_t> id(k);
   py::array_t<float> px(k), py_(k), pz(k), x(k), y(k), z(k);
@@ -248,7 +272,8 @@ void bind_transport(py::module_& m) {
           py::gil_scoped_release release;
           const auto resident = resident_params(*geometry, tables, choice, options);
           const TransportParams& params = *resident;
-          result = run(params, in, requested, threads, gpus, field_map.get(), first_id);
+          result = run(params, in, requested, threads, gpus, field_map.get(), first_id,
+                       all ? ResultRows::all : ResultRows::at_plane);
         }
         return result_to_dict(std::move(result), all, with_plane);
       },

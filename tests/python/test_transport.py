@@ -171,6 +171,15 @@ def test_non_finite_muon(fe_table, iron_block):
     m[1, 4] = np.nan
     with pytest.raises(fastmu.Error, match="row 1, column y"):
         fastmu.transport(m, iron_block, tables=[fe_table], cache=False)
+    # Rows are checked on all cores; the first bad row is the one named.
+    big = fastmu.examples.iron_block_muons(700000)
+    big[600001, 6] = 11
+    big[300001, 0] = np.inf
+    with pytest.raises(fastmu.Error, match="row 300001, column px"):
+        fastmu.transport(big, iron_block, tables=[fe_table], cache=False)
+    big[300001, 0] = 0.0
+    with pytest.raises(fastmu.Error, match="row 600001, column pdg: 11 is not 13"):
+        fastmu.transport(big, iron_block, tables=[fe_table], cache=False)
 
 
 def test_bad_options(fe_table, iron_block):

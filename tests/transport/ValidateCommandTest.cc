@@ -12,8 +12,10 @@
 namespace fastmu {
 namespace {
 
+// One folder per test: ctest runs the tests of this file at the same time.
 std::filesystem::path work_dir() {
-  const auto d = std::filesystem::temp_directory_path() / "fastmu_validate_command_test";
+  const auto d = std::filesystem::temp_directory_path() / "fastmu_validate_command_test" /
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name();
   std::filesystem::create_directories(d);
   return d;
 }

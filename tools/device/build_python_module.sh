@@ -24,14 +24,17 @@ if [ -z "$own" ]; then
   fi
 fi
 echo "pybind11: ${own:-staged Debian headers}"
-pkg=.device/python/fastmu
+# PKG: where the package goes; SRC: the bindings' sources (an older copy
+# for a same-run baseline).
+pkg=${PKG:-.device/python/fastmu}
+src=${SRC:-python/src}
 objs=$(mktemp -d)
 mkdir -p "$pkg"
 cp python/fastmu/*.py "$pkg/"
 pids=()
-for f in python/src/*.cc; do
+for f in "$src"/*.cc; do
   g++ -std=c++20 -O2 -fPIC -fvisibility=hidden -DFASTMU_HAVE_CUDA=1 -DFASTMU_PYTHON_HAVE_CUDA=1 \
-    -fno-math-errno -fno-trapping-math -Isrc ${own:+-I"$own"} -I.device/include -I"$inc" \
+    -fno-math-errno -fno-trapping-math -Isrc -Ipython/src ${own:+-I"$own"} -I.device/include -I"$inc" \
     -c "$f" -o "$objs/$(basename "$f" .cc).o" &
   pids+=($!)
 done

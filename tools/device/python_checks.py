@@ -11,9 +11,11 @@ lines on stdout:
             call (issue 12);
   torch     the torch.autograd.Function wrapper: params a tensor with
             requires_grad, backward() against the objective's gradient, one
-            torch.optim.Adam step (issue 12).
+            torch.optim.Adam step (issue 12);
+  loop      the time per call of a loop of fastmu.transport calls on 10^6
+            iron-block muons, rows at the plane and all rows (issue 9).
 
-    PYTHONPATH=.device/python python3 .device/python_checks.py --n 1000000
+    PYTHONPATH=.device/python python3 tools/device/python_checks.py --n 1000000 [--sections loop]
 """
 
 import argparse
@@ -58,6 +60,23 @@ def repeat_section():
             print(f"repeat: 5 more GPU calls built the parameters "
                   f"{_fastmu._transport_params_builds() - b0} times and uploaded them "
                   f"{_fastmu._gpu_uploads() - u0} times", flush=True)
+
+
+def loop_section():
+    """What a loop of fastmu.transport calls pays per call for 10^6
+    iron-block muons from a host array: rows at the plane (the default) and
+    every row (all=True), GPU and CPU, after two calls that built and
+    uploaded the parameters."""
+    geo = fastmu.examples.iron_block_geometry()
+    mu = fastmu.examples.iron_block_muons(1000000)
+    for backend, n in (("cuda", 1000000), ("cpu", 100000)):
+        for every in (False, True):
+            m = mu[:n]
+            for _ in range(2):
+                out = fastmu.transport(m, geo, backend=backend, all=every)
+            _, t = timed(lambda: fastmu.transport(m, geo, backend=backend, all=every), 5)
+            print(f"loop: fastmu.transport, iron block, {n} muons, {backend}, all={every}, "
+                  f"{len(out['id'])} rows back, calls 3-7 [ms]: {ms(t)}", flush=True)
 
 
 def objective_section(n):
@@ -106,11 +125,19 @@ def torch_section(mu, dev, g_ref):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=1000000, help="SHiP muons for the objective")
+    ap.add_argument("--sections", default="repeat,objective,torch",
+                    help="comma-separated: repeat, loop, objective (torch needs it)")
     args = ap.parse_args()
+    sections = args.sections.split(",")
     print(f"fastmu {fastmu.__version__}, cuda_available {fastmu.cuda_available()}", flush=True)
-    repeat_section()
-    mu, dev, g = objective_section(args.n)
-    torch_section(mu, dev, g)
+    if "repeat" in sections:
+        repeat_section()
+    if "loop" in sections:
+        loop_section()
+    if "objective" in sections:
+        mu, dev, g = objective_section(args.n)
+        if "torch" in sections:
+            torch_section(mu, dev, g)
 
 
 if __name__ == "__main__":

@@ -493,8 +493,10 @@ void MuonWriter::append_part(const std::filesystem::path& part) {
 std::vector<unsigned char> MuonWriter::PartLayout::to_bytes() const {
   std::vector<unsigned char> b;
   auto put = [&b](const void* p, std::size_t n) {
-    const auto* c = static_cast<const unsigned char*>(p);
-    b.insert(b.end(), c, c + n);
+    if (n == 0) return;  // an empty vector's data() may be null
+    const std::size_t at = b.size();
+    b.resize(at + n);
+    std::memcpy(b.data() + at, p, n);
   };
   const std::uint8_t h = hdf5;
   const std::uint64_t chunks = chunk_offset.size(), name = file.size();
@@ -509,6 +511,7 @@ MuonWriter::PartLayout MuonWriter::PartLayout::from_bytes(const std::vector<unsi
   std::size_t at = 0;
   auto get = [&](void* p, std::size_t n) {
     if (at + n > b.size()) throw Error("internal error: a truncated part layout");
+    if (n == 0) return;  // an empty vector's data() may be null
     std::memcpy(p, b.data() + at, n);
     at += n;
   };

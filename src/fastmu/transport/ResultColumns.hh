@@ -30,4 +30,16 @@ inline void size_result_columns(TransportResult& out, std::size_t n,
   for (auto& th : t) th.join();
 }
 
+// Sizes every column of `batch` to `n` rows, one host thread per column (the
+// pages' first touch, as above), before the rows are filled in parallel.
+inline void size_batch_columns(MuonBatch& batch, std::size_t n) {
+  std::vector<std::thread> t;
+  for (auto* c : {&batch.px, &batch.py, &batch.pz, &batch.x, &batch.y, &batch.z}) {
+    t.emplace_back([c, n] { c->resize(n); });
+  }
+  t.emplace_back([&batch, n] { batch.pdg.resize(n); });
+  t.emplace_back([&batch, n] { batch.weight.resize(n); });
+  for (auto& th : t) th.join();
+}
+
 }  // namespace fastmu
