@@ -48,6 +48,21 @@ void use_small_synthetic_options(TableBuildOptions& o) {
   o.hist_bins = 8;
 }
 
+// A fresh cache folder whose build options make tiny synthetic tables, and
+// the material they are filed under.
+struct SyntheticCache {
+  fs::path dir;
+  test::SyntheticSource source;
+  TableCache cache;
+  Material fe;
+  explicit SyntheticCache(const std::string& tag) : dir(temp_dir(tag)), cache(dir) {
+    fs::create_directories(dir);
+    use_small_synthetic_options(cache.build_options());
+    fe.name = "G4_Fe";
+  }
+  ~SyntheticCache() { fs::remove_all(dir); }
+};
+
 // What the transport samples (alias cells, mean losses) is the same in both.
 void expect_same_sampling(const TableParams& a, const TableParams& b) {
   EXPECT_EQ(a.data().mean_loss, b.data().mean_loss);
@@ -97,14 +112,9 @@ TEST(TableCache, FileNamesAndFolders) {
 }
 
 TEST(TableCache, FindsExistingTablesByKey) {
-  const auto dir = temp_dir("find");
-  fs::create_directories(dir);
-  test::SyntheticSource source;
-  TableCache cache(dir);
-  TableBuildOptions& o = cache.build_options();
-  use_small_synthetic_options(o);
-  Material fe;
-  fe.name = "G4_Fe";
+  SyntheticCache c("find");
+  auto& [dir, source, cache, fe] = c;
+  const TableBuildOptions& o = cache.build_options();
   TableParams made = build_table(test::synthetic_metadata(), o, source);
   made.set_cache_key(TableCache::key(fe, o));
   write_table_file(cache.path_for(fe, 0.02), made);
@@ -118,7 +128,6 @@ TEST(TableCache, FindsExistingTablesByKey) {
   cu.name = "G4_Cu";
   fs::copy_file(cache.path_for(fe, 0.02), cache.path_for(cu, 0.02));
   EXPECT_THROW(cache.get(cu, 0.02, false), Error);
-  fs::remove_all(dir);
 }
 
 // The cache loads its tables without the histograms (the transport samples
@@ -126,14 +135,9 @@ TEST(TableCache, FindsExistingTablesByKey) {
 // then returns the same tables from memory; a missing or stale file is left
 // to get().
 TEST(TableCache, PreloadsCurrentFilesWithoutHistograms) {
-  const auto dir = temp_dir("preload");
-  fs::create_directories(dir);
-  test::SyntheticSource source;
-  TableCache cache(dir);
-  TableBuildOptions& o = cache.build_options();
-  use_small_synthetic_options(o);
-  Material fe;
-  fe.name = "G4_Fe";
+  SyntheticCache c("preload");
+  auto& [dir, source, cache, fe] = c;
+  const TableBuildOptions& o = cache.build_options();
   const std::vector<double> steps{0.02, 0.01, 0.005};
   std::vector<TableParams> made;
   for (const double s : steps) {
@@ -160,7 +164,6 @@ TEST(TableCache, PreloadsCurrentFilesWithoutHistograms) {
   // A table without its histograms is not written back.
   EXPECT_THROW(write_table_file(dir / "copy.h5", *cache.get(fe, 0.02, false)), Error);
   EXPECT_TRUE(load_table(cache.path_for(fe, 0.02)).has_histogram());
-  fs::remove_all(dir);
 }
 
 // The key changes with everything that makes a table.
