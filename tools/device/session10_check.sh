@@ -17,16 +17,11 @@ set -uo pipefail
 out=${OUT:-/tmp/fastmu_s10_out}
 work=${WORK:-/tmp/fastmu_s10}
 mkdir -p "$out" "$work"
-[ -f .device/lib.tar.xz ] && tar -xJf .device/lib.tar.xz -C .device
-[ -f .device/extra.tar.xz ] && tar -xJf .device/extra.tar.xz -C .device
-mkdir -p "$work/cache" && tar -xf .device/cache1e6.tar -C "$work/cache"
-export LD_LIBRARY_PATH=$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export FASTMU_CACHE=$work/cache FASTMU_PROGRESS=0
-unset FASTMU_CACHE_SAMPLES
+source "$(dirname "$0")/timing.sh"
+unpack_stage
 log=$out/session10.log
 bin=$PWD/.device/bin
 n_run=${1:-40000000}
-source "$(dirname "$0")/timing.sh"
 {
   date -u; nvidia-smi --query-gpu=name,persistence_mode --format=csv,noheader; nproc; uname -r; free -g
   df -T "$work"; grep -H . /proc/sys/vm/dirty_ratio /proc/sys/vm/dirty_background_ratio
@@ -41,20 +36,17 @@ if [ "${PROCESS:-1}" = 1 ]; then
   rm -f "$work/out_iron.h5"
   timed "$bin/${builds##* }" run --geometry examples/iron_block.json --muons "$work/iron.h5" \
     --out "$work/out_iron.h5" --backend cuda --gpus 1
+  # `whole BUILD CASE GEOMETRY`: one timed process, this build traced.
+  whole() {
+    rm -f "$work/out_$2.h5"
+    timed env FASTMU_TRACE=$([ "$1" = fastmu ] && echo 1 || echo 0) "$bin/$1" run \
+      --geometry "examples/$3.json" --muons "$work/$2.h5" --out "$work/out_$2.h5" \
+      --backend cuda --gpus 1
+  }
   for rep in 1 2 3; do
-    for b in $builds; do
-      rm -f "$work/out_iron.h5"
-      timed env FASTMU_TRACE=$([ $b = fastmu ] && echo 1 || echo 0) "$bin/$b" run \
-        --geometry examples/iron_block.json --muons "$work/iron.h5" \
-        --out "$work/out_iron.h5" --backend cuda --gpus 1
-    done
+    for b in $builds; do whole "$b" iron iron_block; done
   done
-  for b in $builds; do
-    rm -f "$work/out_ship.h5"
-    timed env FASTMU_TRACE=$([ $b = fastmu ] && echo 1 || echo 0) "$bin/$b" run \
-      --geometry examples/ship_warm.json --muons "$work/ship.h5" \
-      --out "$work/out_ship.h5" --backend cuda --gpus 1
-  done
+  for b in $builds; do whole "$b" ship ship_warm; done
   rm -f "$work"/out_*.h5
 fi
 if [ "${IRON4E6:-0}" = 1 ]; then

@@ -10,18 +10,13 @@
 set -uo pipefail
 out=${OUT:-/tmp/fastmu_s10two_out}
 work=${WORK:-/tmp/fastmu_s10two}
-mkdir -p "$out" "$work/cache"
-tar -xJf .device/lib.tar.xz -C .device
-tar -xJf .device/extra.tar.xz -C .device
-tar -xf .device/cache1e6.tar -C "$work/cache"
-export LD_LIBRARY_PATH=$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export FASTMU_CACHE=$work/cache FASTMU_PROGRESS=0
-unset FASTMU_CACHE_SAMPLES
+mkdir -p "$out" "$work"
+source "$(dirname "$0")/timing.sh"
+unpack_stage
 source .device/openmpi_env.sh
 log=$out/session10_two.log
 bin=$PWD/.device/bin
 n_run=${1:-40000000}
-source "$(dirname "$0")/timing.sh"
 { date -u; nproc; nvidia-smi --query-gpu=name,persistence_mode --format=csv; free -g; df -T "$work"; } 2>&1 | tee "$log"
 make_inputs "$n_run"
 same() {

@@ -23,17 +23,12 @@ set -uo pipefail
 out=${OUT:-/tmp/fastmu_s9_out}
 work=${WORK:-/tmp/fastmu_s9}
 mkdir -p "$out" "$work"
-tar -xJf .device/extra.tar.xz -C .device
-[ -f .device/lib.tar.xz ] && tar -xJf .device/lib.tar.xz -C .device
-mkdir -p "$work/cache" && tar -xf .device/cache1e6.tar -C "$work/cache"
-export LD_LIBRARY_PATH=$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export FASTMU_CACHE=$work/cache FASTMU_PROGRESS=0
-unset FASTMU_CACHE_SAMPLES
+source "$(dirname "$0")/timing.sh"
+unpack_stage
 log=$out/session9.log
 bin=$PWD/.device/bin
 n_ship=${1:-1000000}
 n_run=${2:-40000000}
-source "$(dirname "$0")/timing.sh"
 { date -u; nvidia-smi --query-gpu=name --format=csv,noheader; nproc; } 2>&1 | tee "$log"
 if [ "${STACK:-1}" = 1 ]; then
   echo "== stack at 100 GeV/c, CUDA, default tables $(date -u +%T)" | tee -a "$log"

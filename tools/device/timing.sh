@@ -1,7 +1,10 @@
 # Sourced by the device scripts (tools/device/*.sh, staged in .device/):
 # `run CMD...` echoes and runs a command, `timed CMD...` also prints the
 # process's wall time and peak RSS (all its children, mpirun's ranks too);
-# both append to $log.
+# both append to $log. `unpack_stage` unpacks what build_for_device.sh
+# staged: the compressed libraries and extra binaries when there, the
+# default tables (.device/cache1e6.tar) into $work/cache; it points
+# LD_LIBRARY_PATH and FASTMU_CACHE at them.
 run() { echo "\$ $*" | tee -a "$log"; "$@" 2>&1 | tee -a "$log"; }
 timed() {
   echo "\$ $*" | tee -a "$log"
@@ -35,4 +38,14 @@ whole_runs() {
         --out "$work/out_$case.h5" --backend cuda --gpus 1
     done
   done
+}
+unpack_stage() {
+  local f
+  for f in lib extra; do
+    [ -f ".device/$f.tar.xz" ] && tar -xJf ".device/$f.tar.xz" -C .device
+  done
+  mkdir -p "$work/cache" && tar -xf .device/cache1e6.tar -C "$work/cache"
+  export LD_LIBRARY_PATH=$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export FASTMU_CACHE=$work/cache FASTMU_PROGRESS=0
+  unset FASTMU_CACHE_SAMPLES
 }
