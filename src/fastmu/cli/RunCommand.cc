@@ -216,8 +216,9 @@ std::filesystem::path part_path(const std::filesystem::path& out, std::uint64_t 
 // every rank writes its part at its place (after the rows of the ranks
 // before it) at the same time, and rank 0 finishes the file. A compressed
 // dataset or an output under one HDF5 chunk is joined by rank 0 in rank order
-// instead. Either way the file equals a one-process run's byte for byte, and
-// the parts go.
+// instead. Either way the file equals a one-process run's byte for byte.
+// Each rank's part is removed by that rank when the run ends (run_files);
+// every collective step below ends with all ranks, so no part goes early.
 void join_parts(const RunArgs& a, std::uint64_t job, OutputLayout layout,
                 io::h5::Compression compression, std::uint64_t part_rows) {
   const int rank = mpi::rank(), ranks = mpi::size();
@@ -233,15 +234,6 @@ void join_parts(const RunArgs& a, std::uint64_t job, OutputLayout layout,
     if (r < rank) rows_before += sizes[2 * r], bytes_before += sizes[2 * r + 1];
     total += sizes[2 * r];
   }
-  struct RemoveParts {  // rank 0's: every part, joined or not
-    const RunArgs& a;
-    std::uint64_t job;
-    ~RemoveParts() {
-      std::error_code ec;
-      if (mpi::rank() != 0) return;
-      for (int r = 0; r < mpi::size(); ++r) std::filesystem::remove(part_path(a.out, job, r), ec);
-    }
-  } remove_parts{a, job};
   std::unique_ptr<MuonWriter> out;
   std::vector<unsigned char> shared;  // rank 0's layout, empty: joined in order
   mpi::collective([&] {

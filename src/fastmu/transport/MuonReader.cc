@@ -24,6 +24,7 @@
 #include "fastmu/io/ColumnTable.hh"
 #include "fastmu/io/Hdf5.hh"
 #include "fastmu/io/Hdf5RawRows.hh"
+#include "fastmu/io/PositionedIo.hh"
 
 namespace fastmu {
 namespace {
@@ -278,12 +279,7 @@ struct MuonReader::Impl {
     for (;;) {
       want = static_cast<std::size_t>(std::min<std::uint64_t>(want, file_size - pos));
       if (want > buf_capacity) buf.reset(new char[want]), buf_capacity = want;
-      std::size_t got = 0;
-      while (got < want) {
-        const ssize_t r = ::pread(fd, buf.get() + got, want - got, static_cast<off_t>(pos + got));
-        if (r <= 0) throw Error(source + ": read error");
-        got += static_cast<std::size_t>(r);
-      }
+      if (!io::pread_all(fd, buf.get(), want, pos)) throw Error(source + ": read error");
       if (pos + want >= file_size) return want;
       const char* p = buf.get();
       for (std::size_t k = want; k > 0; --k) {
@@ -526,14 +522,11 @@ struct MuonReader::Impl {
         [](std::uint64_t r, const io::h5::RawRowExtent& x) { return r < x.first_row; });
     for (--it; b < e; ++it) {
       const std::uint64_t end = std::min(e, it->first_row + it->rows);
-      auto want = static_cast<std::size_t>((end - b) * row_bytes);
-      auto at = static_cast<off_t>(it->offset + (b - it->first_row) * row_bytes);
-      while (want > 0) {
-        const ssize_t got = ::pread(fd, raw, want, at);
-        if (got <= 0)
-          throw Error(fmt::format("{}: read error (dataset 'muons' row {})", source, b));
-        raw += got, at += got, want -= static_cast<std::size_t>(got);
+      const auto want = static_cast<std::size_t>((end - b) * row_bytes);
+      if (!io::pread_all(fd, raw, want, it->offset + (b - it->first_row) * row_bytes)) {
+        throw Error(fmt::format("{}: read error (dataset 'muons' row {})", source, b));
       }
+      raw += want;
       b = end;
     }
   }

@@ -22,6 +22,7 @@
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/ColumnTable.hh"
+#include "fastmu/io/PositionedIo.hh"
 
 namespace fastmu {
 namespace {
@@ -98,16 +99,6 @@ void write_all(std::FILE* f, const void* data, std::size_t bytes, const std::str
   if (bytes && std::fwrite(data, 1, bytes, f) != bytes) throw Error(name + ": write error");
 }
 
-// `bytes` at offset `at` of file descriptor `fd`.
-void pwrite_all(int fd, const char* p, std::size_t bytes, std::uint64_t at,
-                const std::string& name) {
-  while (bytes > 0) {
-    const ssize_t put = ::pwrite(fd, p, bytes, static_cast<off_t>(at));
-    if (put <= 0) throw Error(name + ": write error");
-    p += put, at += static_cast<std::uint64_t>(put), bytes -= static_cast<std::size_t>(put);
-  }
-}
-
 // n encoded rows of `ncol` doubles from dataset row `row` on, into the chunks
 // of kRowsPerChunk rows at `chunk_offset` (split at chunk boundaries).
 void pwrite_chunk_rows(int fd, const std::vector<std::uint64_t>& chunk_offset, std::size_t ncol,
@@ -119,8 +110,9 @@ void pwrite_chunk_rows(int fd, const std::vector<std::uint64_t>& chunk_offset, s
     if (c >= chunk_offset.size()) throw Error(name + ": rows beyond the dataset 'muons'");
     const std::size_t take =
         static_cast<std::size_t>(std::min<std::uint64_t>(n, kChunkRows - within));
-    pwrite_all(fd, reinterpret_cast<const char*>(d), take * row_bytes,
-               chunk_offset[c] + within * row_bytes, name + " (dataset 'muons')");
+    if (!io::pwrite_all(fd, d, take * row_bytes, chunk_offset[c] + within * row_bytes)) {
+      throw Error(name + ": write error (dataset 'muons')");
+    }
     row += take, d += take * ncol, n -= take;
   }
 }
@@ -327,8 +319,8 @@ struct MuonWriter::Impl {
     }
     if (preallocate && chunk_offset.size() > first_new) {
       // The new chunks' blocks allocated in one call before their rows are
-      // written: buffered writes into allocated blocks are 15 % faster on the
-      // GPU machine's ext4 (bench_storage.cc, way 4 against way 0). The
+      // written: buffered writes into allocated blocks are 11-34 % faster on
+      // the GPU machines' ext4 (bench_storage.cc, way 4 against way 0). The
       // file's bytes and size do not change; a refusal changes nothing.
       const auto [lo, hi] =
           std::minmax_element(chunk_offset.begin() + first_new, chunk_offset.end());
@@ -585,17 +577,13 @@ void MuonWriter::place_part(const PartLayout& layout, const std::filesystem::pat
         for (std::size_t k = b; k < e; ++k) {
           const std::uint64_t at = std::uint64_t(k) * block;
           const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(block, size - at));
-          for (std::size_t got = 0; got < len;) {
-            const ssize_t r = ::pread(in.fd, p + got, len - got, static_cast<off_t>(at + got));
-            if (r <= 0) throw Error("cannot read '" + part.string() + "'");
-            got += static_cast<std::size_t>(r);
-          }
+          if (!io::pread_all(in.fd, p, len, at)) throw Error("cannot read '" + part.string() + "'");
           if (layout.hdf5) {
             pwrite_chunk_rows(out.fd, layout.chunk_offset, layout.columns,
                               rows_before + at / row_bytes, buf.data(), len / row_bytes,
                               layout.file);
-          } else {
-            pwrite_all(out.fd, p, len, layout.base + bytes_before + at, layout.file);
+          } else if (!io::pwrite_all(out.fd, p, len, layout.base + bytes_before + at)) {
+            throw Error(layout.file + ": write error");
           }
         }
       });
