@@ -1,4 +1,4 @@
-// Cost of the differentiable window objective (issue 12) against the forward
+// Cost of the differentiable window objective against the forward
 // transport on the SHiP-like warm_baseline shield, same muons, same backend:
 // BM_ShipForward (transport), BM_ShipObjectiveValue (the objective without
 // tangents) and BM_ShipObjectiveGradient (value and the gradient with respect
@@ -10,9 +10,9 @@
 
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/tables/TableCache.hh"
-#include "fastmu/transport/Examples.hh"
-#include "fastmu/transport/Objective.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/examples/Examples.hh"
+#include "fastmu/transport/gradient/Objective.hh"
 
 namespace fastmu {
 namespace {

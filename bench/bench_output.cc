@@ -13,8 +13,8 @@
 #include <filesystem>
 #include <string>
 
-#include "fastmu/transport/MuonWriter.hh"
-#include "fastmu/transport/ResultColumns.hh"
+#include "fastmu/transport/cuda/ResultColumns.hh"
+#include "fastmu/transport/stream/MuonWriter.hh"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // What the storage under FASTMU_BENCH_DIR (default: the temporary folder)
 // gives one process writing one new file, the way `fastmu run` writes its
-// output (issue 9: the iron-block run is bound by it). Each iteration writes
+// output (the iron-block run is bound by it). Each iteration writes
 // FASTMU_BENCH_STORAGE_GB (default 1) gigabytes into a fresh file and removes
 // it; bytes_per_second is the rate. Ways:
 //   0 pwrite: buffered positioned writes of 8 MiB blocks from T threads

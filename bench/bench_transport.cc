@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "fastmu/tables/TableCache.hh"
-#include "fastmu/transport/CpuTransport.hh"
-#include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/cpu/CpuTransport.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 namespace fastmu {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "FuzzSupport.hh"
 #include "fastmu/core/Error.hh"
-#include "fastmu/transport/MuonIO.hh"
+#include "fastmu/transport/stream/MuonIO.hh"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto path = fastmu::fuzz::write_bytes("muons.csv", data, size);

@@ -10,7 +10,7 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/ColumnTable.hh"
 #include "fastmu/io/Hdf5.hh"
-#include "fastmu/transport/MuonIO.hh"
+#include "fastmu/transport/stream/MuonIO.hh"
 
 namespace {
 

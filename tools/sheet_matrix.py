@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Thin-sheet fidelity matrix of the fast transport against the detailed engine.
 
-For each material, thickness, momentum and start (issue 11's done-when):
+For each material, thickness, momentum and start:
   - reference: `fastmu physics transport` (a slab entered from vacuum);
   - fast: `fastmu run` on a geometry with the same slab, muons starting
     upstream in vacuum or in air (at a given distance: the phase of the step
@@ -13,7 +13,7 @@ engine through the same geometry (`fastmu run --engine detailed`), or with
 
 Compares mean, median and q90 of the momentum loss p0 - |p| (a stopped muon
 loses p0) and median and q90 of pt = hypot(px, py); prints one row per case
-with the relative differences and PASS/FAIL against the issue's tolerances
+with the relative differences and PASS/FAIL against the required tolerances
 (mean, median 5 %, q90 loss 8 %, median pt 8 %, pt q90 10 %). Exit status 1
 if any case fails.
 

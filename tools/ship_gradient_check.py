@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """fastmu.ship.objective's gradient against central finite differences with
 common random numbers (the same seed), per magnet, plus timings of the forward
-transport, the value alone and value + gradient (docs/python.md "Gradients").
+transport, the value alone and value + gradient (docs/python-and-gradients.md "Gradients").
 
     PYTHONPATH=build/python python3 tools/ship_gradient_check.py --n 100000 --eps 0.05
-    PYTHONPATH=.device/python python3 .device/ship_gradient_check.py --n 10000000 --backend cuda
+    PYTHONPATH=.device/python python3 tools/ship_gradient_check.py --n 10000000 --backend cuda
 """
 
 import argparse
@@ -57,7 +57,7 @@ def main():
         fd = (a["muon_value"] - b["muon_value"]) / (2 * args.eps)
         d = fd - info["muon_gradient"][:, k]
         err, derr = np.sqrt(args.n) * fd.std(), np.sqrt(args.n) * d.std()
-        # Issue 12's criterion: within 5 %, or within the statistical spread
+        # The gradient criterion: within 5 %, or within the statistical spread
         # (2 standard errors of the paired per-muon differences).
         ok = abs(d.sum()) <= max(0.05 * abs(fd.sum()), 2 * derr)
         print(f"magnet {k} (B={p[k, 14]:+.1f}): gradient {grad[k, 14]:10.2f}  central FD "

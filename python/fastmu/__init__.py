@@ -12,8 +12,10 @@ geometry JSON).
 
 Submodules: fastmu.materials (the material library), fastmu.physics (the
 detailed reference engine), fastmu.ship (the SHiP-like shield from its
-parameter table), fastmu.examples (the built-in workloads). Bad input raises fastmu.Error (a ValueError and a
-RuntimeError) with the same one-line message as the command line.
+parameter table), fastmu.examples (the built-in workloads); fastmu.flux()
+samples sea-level cosmic muons with weights (docs/cosmic-muons.md). Bad input
+raises fastmu.Error (a ValueError and a RuntimeError) with the same one-line
+message as the command line.
 """
 
 from . import _fastmu  # noqa: F401 - the extension, for advanced use
@@ -22,9 +24,11 @@ from ._fastmu import (Error, FieldMap, Geometry, Table, __version__, have_cuda, 
 from . import examples, materials, physics, ship
 from .tables import build_table, load_table, table_cache_dir
 from .transport import transport, is_device_array, STATUS
+from .flux import flux, flux_intensity, flux_rate
 
 __all__ = [
     "Error", "FieldMap", "Geometry", "Table", "STATUS",
     "build_table", "load_table", "read_muons", "table_cache_dir", "transport", "is_device_array",
+    "flux", "flux_intensity", "flux_rate",
     "examples", "materials", "physics", "ship", "have_cuda", "cuda_available", "__version__",
 ]

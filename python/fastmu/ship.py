@@ -82,7 +82,7 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     (seed, muon id)): d value / d params[:, 14], the B column, in 1/T; the
     dimension columns are NaN (not supported: the derivative through moving
     boundaries is not taken). What the pathwise gradient leaves out
-    (docs/python.md "Gradients"): changes of volume, material, momentum bin or
+    (docs/python-and-gradients.md "Gradients"): changes of volume, material, momentum bin or
     step count under a change of B.
 
     muons: (N, 8) array as fastmu.transport (e.g. fastmu.ship.muons(n)), or a

@@ -27,6 +27,7 @@ STATUS = {
     2: "left_world",
     3: "step_limit",
     4: "outside_window",  # crossed a sensitive plane outside its window
+    5: "above_tables",    # |p| above the tables' top (above_tables="stop"): not transported
 }
 
 COLUMNS = ("id", "px", "py", "pz", "x", "y", "z", "pdg", "weight", "status", "plane")
@@ -121,7 +122,7 @@ def _as_geometry(geometry):
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
               max_steps=100000, all=False, field_map=None, threads=0, gpus=0, cache=True,
-              first_id=0, engine="fast", long_steps=3):
+              first_id=0, engine="fast", long_steps=3, above_tables="refuse"):
     """Transports muons through `geometry` by histogram sampling (engine="fast"),
     or with the detailed condensed-history engine (engine="detailed": the
     reference of `fastmu validate`, CPU, no tables; max_steps then counts
@@ -148,6 +149,10 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
       (the CUDA backend then uses one GPU).
     all: return every muon; by default only status 0 (at a sensitive plane,
       inside its window), as `fastmu run` writes.
+    above_tables: what a muon above the tables' top momentum gets: 'refuse'
+      (the default: fastmu.Error naming the row and the range) or 'stop' (not
+      transported, status 5), as `fastmu run --above-tables`. Rows are checked
+      as a file's rows are: finite, within float range, pdg +-13.
     first_id: the id of row 0 (host arrays): a slice of a larger set (an MPI
       rank's share) gets the same ids, hence the same random numbers and
       results, as in a transport of the whole set.
@@ -184,7 +189,7 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
         cache = str(cache)
     options = dict(step=float(step), seed=int(seed), p_kill=float(p_kill),
                    max_steps=int(max_steps), all=bool(all), threads=int(threads),
-                   long_steps=int(long_steps))
+                   long_steps=int(long_steps), above_tables=str(above_tables))
     if int(gpus) < 0:
         raise Error(f"--gpus: {gpus} is negative")
     if isinstance(muons, str) or hasattr(muons, "__fspath__"):
@@ -231,7 +236,8 @@ def _transport_device(muons, geometry, tables, cache, backend, field_map, option
                   y="float32", z="float32", pdg="int32", weight="float32", status="int32",
                   plane="int32")
     kw = dict(step=options["step"], seed=options["seed"], p_kill=options["p_kill"],
-              max_steps=options["max_steps"], long_steps=options["long_steps"])
+              max_steps=options["max_steps"], long_steps=options["long_steps"],
+              above_tables=options["above_tables"])
     if lib == "torch":
         import torch
         rows = muons.detach().to(torch.float32).contiguous()

@@ -100,7 +100,8 @@ void bind_geometry(py::module_& m) {
           "path is resolved against base_dir (default: the current folder).")
       .def_static("from_gdml", &from_gdml, py::arg("path"),
                   "Reads a GDML geometry (box, trd, trap, arb8; rotations about z) and its sidecar "
-                  "path + '.json' (sensitive_planes, field_map) if present; see docs/geometry.md.")
+                  "path + '.json' (sensitive_planes, field_map) if present; see "
+                  "docs/geometry-and-materials.md.")
       .def(
           "to_gdml",
           [](const GeometryHandle& h, const std::filesystem::path& path) {

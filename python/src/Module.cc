@@ -68,4 +68,5 @@ PYBIND11_MODULE(_fastmu, m) {
   fastmu::python::bind_field(m);
   fastmu::python::bind_transport(m);
   fastmu::python::bind_ship(m);
+  fastmu::python::bind_flux(m);
 }

@@ -9,7 +9,7 @@
 #include "Bindings.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/geometry/ShipShield.hh"
-#include "fastmu/transport/Examples.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 namespace fastmu::python {
 

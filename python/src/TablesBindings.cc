@@ -17,8 +17,8 @@
 #include "fastmu/tables/MomentumBinning.hh"
 #include "fastmu/tables/TableFile.hh"
 #include "fastmu/tables/TableSampling.hh"
-#include "fastmu/transport/MaterialTable.hh"
-#include "fastmu/transport/StepPhysics.hh"
+#include "fastmu/transport/step/MaterialTable.hh"
+#include "fastmu/transport/step/StepPhysics.hh"
 
 namespace fastmu::python {
 

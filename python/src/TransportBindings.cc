@@ -23,32 +23,26 @@
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/field/FieldMapParams.hh"
 #include "fastmu/tables/TableCache.hh"
-#include "fastmu/transport/CudaSession.hh"
-#include "fastmu/transport/CudaTransport.hh"
-#include "fastmu/transport/DetailedTransport.hh"
-#include "fastmu/transport/Examples.hh"
-#include "fastmu/transport/MuonIO.hh"
-#include "fastmu/transport/Objective.hh"
-#include "fastmu/transport/ResultColumns.hh"
+#include "fastmu/transport/MuonRowCheck.hh"
+#include "fastmu/transport/StepOptionsCheck.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/cuda/CudaSession.hh"
+#include "fastmu/transport/cuda/CudaTransport.hh"
+#include "fastmu/transport/cuda/ResultColumns.hh"
+#include "fastmu/transport/detailed/DetailedTransport.hh"
+#include "fastmu/transport/examples/Examples.hh"
+#include "fastmu/transport/gradient/Objective.hh"
+#include "fastmu/transport/stream/MuonIO.hh"
 
 namespace fastmu::python {
 
 namespace {
 
 // %g-style, without Python objects (called with the GIL released).
-std::string format_number(double v) {
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
-
-const char* const kColumns[8] = {"px", "py", "pz", "x", "y", "z", "pdg", "weight"};
-
-// (N, 7|8) rows px,py,pz,x,y,z,pdg[,weight] -> MuonBatch, checking values
-// as read_muons checks a file: finite numbers, pdg +-13.
+// (N, 7|8) rows px,py,pz,x,y,z,pdg[,weight] -> MuonBatch, each row checked
+// as a file's (MuonRowCheck.hh) against `limits`.
 template <class T>
-MuonBatch batch_from_array(const CArray<T>& a) {
+MuonBatch batch_from_array(const CArray<T>& a, const MuonRowLimits& limits) {
   if (a.ndim() != 2 || (a.shape(1) != 7 && a.shape(1) != 8)) {
     std::string shape;
     for (py::ssize_t i = 0; i < a.ndim(); ++i)
@@ -62,24 +56,22 @@ MuonBatch batch_from_array(const CArray<T>& a) {
   const std::size_t ncol = static_cast<std::size_t>(a.shape(1));
   const T* d = a.data();
   py::gil_scoped_release release;  // `a` keeps the buffer alive; no Python objects below
+  auto row_values = [&](std::size_t i, double v[8]) {
+    const T* row = d + i * ncol;
+    for (std::size_t k = 0; k < 8; ++k) v[k] = k < ncol ? static_cast<double>(row[k]) : 1.0;
+  };
   // Checked and converted on all cores: a loop of calls (an optimiser) pays
   // this for every batch. The first bad row is the one reported, whatever
   // the threads.
-  auto finite = [](T v) { return std::isfinite(static_cast<double>(v)); };
-  auto bad_row = [&](std::size_t i) {
-    const T* row = d + i * ncol;
-    return !std::all_of(row, row + ncol, finite) || (row[6] != T(13) && row[6] != T(-13));
-  };
-  const std::size_t bad = first_index_where(n, 0, bad_row);
+  const std::size_t bad = first_index_where(n, 0, [&](std::size_t i) {
+    double v[8];
+    row_values(i, v);
+    return !muon_row_ok(v, limits.p_max);
+  });
   if (bad < n) {
-    const T* row = d + bad * ncol;
-    const auto c = static_cast<std::size_t>(std::find_if_not(row, row + ncol, finite) - row);
-    if (c < ncol) {
-      throw Error("muons: row " + std::to_string(bad) + ", column " + kColumns[c] +
-                  ": not a finite number");
-    }
-    throw Error("muons: row " + std::to_string(bad) + ", column pdg: " +
-                format_number(static_cast<double>(row[6])) + " is not 13 (mu-) or -13 (mu+)");
+    double v[8];
+    row_values(bad, v);
+    throw Error("muons: row " + std::to_string(bad) + ", " + muon_row_problem(v, limits));
   }
   MuonBatch b;
   size_batch_columns(b, n);
@@ -97,9 +89,11 @@ MuonBatch batch_from_array(const CArray<T>& a) {
   return b;
 }
 
-MuonBatch batch_from_any(const py::array& a) {
-  if (a.dtype().is(py::dtype::of<float>())) return batch_from_array<float>(a.cast<CArray<float>>());
-  return batch_from_array<double>(a.cast<CArray<double>>());
+MuonBatch batch_from_any(const py::array& a, const MuonRowLimits& limits) {
+  if (a.dtype().is(py::dtype::of<float>())) {
+    return batch_from_array<float>(a.cast<CArray<float>>(), limits);
+  }
+  return batch_from_array<double>(a.cast<CArray<double>>(), limits);
 }
 
 // The region where a map can be non-zero, as TransportParams computes it
@@ -144,19 +138,7 @@ TransportResult run(const TransportParams& params, const MuonBatch& in, Backend 
 // The step options of a Python call, checked as the command line checks them.
 StepOptions step_options(double step, std::uint64_t seed, double p_kill, long long max_steps,
                          int long_steps = kDefaultLongSteps) {
-  StepOptions options;
-  options.step = static_cast<float>(step);
-  if (long_steps < 0 || long_steps > 8) {
-    throw Error("--long-steps: " + std::to_string(long_steps) + " is not in [0, 8]");
-  }
-  options.long_steps = long_steps;
-  options.seed = seed;
-  options.p_kill = static_cast<float>(p_kill);
-  if (max_steps <= 0 || max_steps > 2147483647LL) {
-    throw Error("--max-steps: " + std::to_string(max_steps) + " is not a positive 32-bit number");
-  }
-  options.max_steps = static_cast<std::int32_t>(max_steps);
-  return options;
+  return checked_step_options({step, p_kill, max_steps, seed, long_steps});
 }
 
 // cache: True (default folder), False (no cache) or a folder.
@@ -230,200 +212,258 @@ py::dict result_to_dict(TransportResult&& r, bool all, bool with_plane) {
   return out;
 }
 
+// Rows in GPU memory are checked there (cuda::first_bad_row); a bad one is
+// copied back to name it.
+void check_device_rows(const float* rows, std::size_t n, int ncol, const MuonRowLimits& limits,
+                       void* stream) {
+  const std::size_t bad = cuda::first_bad_row(rows, n, ncol, limits.p_max, stream);
+  if (bad >= n) return;
+  float row[8] = {0, 0, 0, 0, 0, 0, 0, 1};
+  cuda::copy_to_host(row, rows + bad * static_cast<std::size_t>(ncol),
+                     static_cast<std::size_t>(ncol) * sizeof(float), stream);
+  double v[8];
+  for (int k = 0; k < 8; ++k) v[k] = row[k];
+  throw Error("muons: row " + std::to_string(bad) + ", " + muon_row_problem(v, limits));
+}
+
+// fastmu.read_muons: a muon file as an (N, 8) float64 array.
+auto read_muons_array(const std::filesystem::path& path) {
+  MuonBatch b;
+  {
+    py::gil_scoped_release release;
+    b = read_muons(path);
+  }
+  py::array_t<double> out({static_cast<py::ssize_t>(b.size()), py::ssize_t{8}});
+  double* d = out.mutable_data();
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    const double row[8] = {
+        b.px[i],    b.py[i], b.pz[i], b.x[i], b.y[i], b.z[i], static_cast<double>(b.pdg[i]),
+        b.weight[i]};
+    std::copy(row, row + 8, d + 8 * i);
+  }
+  return out;
+}
+
+// fastmu.transport of a host array: rows checked against the tables' top
+// (above_tables), then the CPU or the GPU.
+auto transport_host(const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,
+                    const std::vector<std::shared_ptr<TableParams>>& tables,
+                    const py::object& cache, const std::string& backend,
+                    std::shared_ptr<FieldMapParams> field_map, double step, std::uint64_t seed,
+                    double p_kill, long long max_steps, bool all, int threads, int gpus,
+                    std::uint64_t first_id, int long_steps, const std::string& above_tables) {
+  if (!geometry) throw Error("transport: geometry is None");
+  const Backend requested = parse_backend(backend);
+  const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
+  const MomentumPolicy policy = momentum_policy(above_tables);
+  const CacheChoice choice = cache_choice(cache);
+  const bool with_plane = geometry->params->sensitive_planes().size() > 1;
+  const auto resident = [&] {
+    py::gil_scoped_release release;
+    return resident_params(*geometry, tables, choice, options);
+  }();
+  const TransportParams& params = *resident;
+  const MuonBatch in = batch_from_any(muons, params.row_limits(policy));
+  TransportResult result;
+  {
+    py::gil_scoped_release release;
+    result = run(params, in, requested, threads, gpus, field_map.get(), first_id,
+                 all ? ResultRows::all : ResultRows::at_plane);
+  }
+  return result_to_dict(std::move(result), all, with_plane);
+}
+
+// fastmu.transport of rows already in GPU memory: checked there, results
+// written into the caller's device columns.
+auto transport_device_pointers(std::uintptr_t rows, std::size_t n, int ncol,
+                               const py::dict& columns,
+                               const std::shared_ptr<GeometryHandle>& geometry,
+                               const std::vector<std::shared_ptr<TableParams>>& tables,
+                               const py::object& cache, std::shared_ptr<FieldMapParams> field_map,
+                               double step, std::uint64_t seed, double p_kill, long long max_steps,
+                               std::uintptr_t stream, int long_steps,
+                               const std::string& above_tables) {
+  if (!geometry) throw Error("transport: geometry is None");
+  const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
+  const MomentumPolicy policy = momentum_policy(above_tables);
+  auto ptr = [&](const char* name) {
+    if (!columns.contains(name))
+      throw Error(std::string("transport: output column '") + name + "' missing");
+    return columns[name].cast<std::uintptr_t>();
+  };
+  cuda::DeviceColumns out;
+  out.id = reinterpret_cast<std::int64_t*>(ptr("id"));
+  out.px = reinterpret_cast<float*>(ptr("px"));
+  out.py = reinterpret_cast<float*>(ptr("py"));
+  out.pz = reinterpret_cast<float*>(ptr("pz"));
+  out.x = reinterpret_cast<float*>(ptr("x"));
+  out.y = reinterpret_cast<float*>(ptr("y"));
+  out.z = reinterpret_cast<float*>(ptr("z"));
+  out.pdg = reinterpret_cast<std::int32_t*>(ptr("pdg"));
+  out.weight = reinterpret_cast<float*>(ptr("weight"));
+  out.status = reinterpret_cast<std::int32_t*>(ptr("status"));
+  out.plane = reinterpret_cast<std::int32_t*>(ptr("plane"));
+  const CacheChoice choice = cache_choice(cache);
+  const bool with_plane = geometry->params->sensitive_planes().size() > 1;
+  {
+    py::gil_scoped_release release;
+    const auto resident = resident_params(*geometry, tables, choice, options);
+    const TransportParams& params = *resident;
+    const auto* in = reinterpret_cast<const float*>(rows);
+    void* s = reinterpret_cast<void*>(stream);
+    check_device_rows(in, n, ncol, params.row_limits(policy), s);
+    if (field_map) {
+      resolve_backend(Backend::cuda);
+      cuda::DeviceArena arena;
+      auto copy = [&](const auto* p, std::size_t k) { return arena.copy(p, k); };
+      std::vector<MaterialTableView> table_views;
+      TransportView view = params.make_view(copy, table_views);
+      set_field_map(view, field_map->make_view(copy), *field_map);
+      cuda::transport_device(view, in, n, ncol, out, 0, s);
+    } else {
+      transport_on_device(params, in, n, ncol, out, 0, s);
+    }
+  }
+  return with_plane;
+}
+
+// fastmu.ship.objective: the window objective and its field gradient.
+auto window_objective_call(const py::object& muons, const std::shared_ptr<GeometryHandle>& geometry,
+                           const std::vector<std::shared_ptr<TableParams>>& tables,
+                           const py::object& cache, const std::string& backend, int n_params,
+                           const CArray<std::int32_t>& volume_param,
+                           const CArray<double>& volume_dfield, const py::object& volume_field,
+                           double step, std::uint64_t seed, double p_kill, long long max_steps,
+                           double smoothing, int plane, bool gradient, int threads,
+                           std::uint64_t first_id, bool per_muon, double boundary_softening,
+                           double max_tangent, int long_steps, std::uintptr_t device_rows,
+                           std::size_t device_n, int device_ncol, std::uintptr_t stream) {
+  if (!geometry) throw Error("objective: geometry is None");
+  const Backend requested = parse_backend(backend);
+  const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
+  const CacheChoice choice = cache_choice(cache);
+  const auto resident = [&] {
+    py::gil_scoped_release release;
+    return resident_params(*geometry, tables, choice, options);
+  }();
+  const MuonRowLimits limits = resident->row_limits(MomentumPolicy::refuse);
+  // Muons in GPU memory (device_rows) stay there; a host array is read once.
+  const MuonBatch in = device_rows ? MuonBatch{} : batch_from_any(muons.cast<py::array>(), limits);
+  FieldParameters fp;
+  fp.n_params = n_params;
+  fp.cosine_softening = static_cast<float>(boundary_softening);
+  const auto nv = static_cast<std::size_t>(volume_param.size());
+  if (volume_dfield.ndim() != 2 || volume_dfield.shape(1) != 3 ||
+      static_cast<std::size_t>(volume_dfield.shape(0)) != nv) {
+    throw Error("objective: volume_dfield must have shape (n_volumes, 3)");
+  }
+  fp.volume_param.assign(volume_param.data(), volume_param.data() + nv);
+  auto to_vec3 = [&](const CArray<double>& a) {
+    std::vector<Vec3f> v(nv);
+    for (std::size_t i = 0; i < nv; ++i) {
+      v[i] = {static_cast<float>(a.data()[3 * i]), static_cast<float>(a.data()[3 * i + 1]),
+              static_cast<float>(a.data()[3 * i + 2])};
+    }
+    return v;
+  };
+  fp.volume_dfield = to_vec3(volume_dfield);
+  if (!volume_field.is_none()) {
+    const auto f = volume_field.cast<CArray<double>>();
+    if (f.ndim() != 2 || f.shape(1) != 3 || static_cast<std::size_t>(f.shape(0)) != nv) {
+      throw Error("objective: volume_field must have shape (n_volumes, 3)");
+    }
+    fp.volume_field = to_vec3(f);
+  }
+  WindowObjectiveOptions o;
+  o.smoothing = smoothing;
+  o.plane = plane;
+  o.gradient = gradient;
+  o.threads = threads;
+  o.first_id = first_id;
+  o.max_tangent = max_tangent;
+  o.per_muon = per_muon;
+  WindowObjectiveResult r;
+  {
+    py::gil_scoped_release release;
+    if (device_rows) {
+      const auto* rows = reinterpret_cast<const float*>(device_rows);
+      check_device_rows(rows, device_n, device_ncol, limits, reinterpret_cast<void*>(stream));
+      r = window_objective_on_device(*resident, rows, device_n, device_ncol, fp, o,
+                                     reinterpret_cast<void*>(stream));
+    } else {
+      r = window_objective(*resident, in, fp, o, requested);
+    }
+  }
+  py::dict out;
+  out["value"] = r.value;
+  out["hard"] = r.hard;
+  out["gradient"] =
+      py::array_t<double>(static_cast<py::ssize_t>(r.gradient.size()), r.gradient.data());
+  out["steps"] = r.steps;
+  out["seconds"] = r.seconds;
+  if (per_muon) {
+    const auto n = static_cast<py::ssize_t>(device_rows ? device_n : in.size());
+    out["muon_value"] = adopt_vector(std::move(r.muon_value), {n});
+    out["muon_gradient"] =
+        adopt_vector(std::move(r.muon_grad), {n, static_cast<py::ssize_t>(r.n_params)});
+    out["status"] = adopt_vector(std::move(r.status), {n});
+    out["muon_steps"] = adopt_vector(std::move(r.muon_steps), {n});
+  }
+  return out;
+}
+
+// fastmu.transport(engine="detailed"): the detailed engine, CPU.
+auto transport_detailed_call(const py::array& muons,
+                             const std::shared_ptr<GeometryHandle>& geometry, std::uint64_t seed,
+                             double p_kill, long long max_steps, bool all, int threads,
+                             std::uint64_t first_id) {
+  if (!geometry) throw Error("transport: geometry is None");
+  const StepOptions step = step_options(0.02, seed, p_kill, max_steps);
+  DetailedTransportOptions options;
+  options.seed = step.seed;
+  options.p_kill = step.p_kill;
+  options.max_segments = step.max_steps;
+  options.threads = threads;
+  const MuonBatch in = batch_from_any(muons, detailed_row_limits());
+  const bool with_plane = geometry->params->sensitive_planes().size() > 1;
+  TransportResult result;
+  {
+    py::gil_scoped_release release;
+    result = transport_detailed(*geometry->params, geometry->materials, in, options, first_id);
+  }
+  return result_to_dict(std::move(result), all, with_plane);
+}
+
 }  // namespace
 
 void bind_transport(py::module_& m) {
-  m.def(
-      "read_muons",
-      [](const std::filesystem::path& path) {
-        MuonBatch b;
-        {
-          py::gil_scoped_release release;
-          b = read_muons(path);
-        }
-        py::array_t<double> out({static_cast<py::ssize_t>(b.size()), py::ssize_t{8}});
-        double* d = out.mutable_data();
-        for (std::size_t i = 0; i < b.size(); ++i) {
-          const double row[8] = {
-              b.px[i],    b.py[i], b.pz[i], b.x[i], b.y[i], b.z[i], static_cast<double>(b.pdg[i]),
-              b.weight[i]};
-          std::copy(row, row + 8, d + 8 * i);
-        }
-        return out;
-      },
-      py::arg("path"),
-      "Reads a muon file as `fastmu run --muons` does (CSV, or HDF5 dataset `muons`) into an "
-      "(N, 8) float64 array px,py,pz,x,y,z,pdg,weight.");
-  m.def(
-      "_transport",
-      [](const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,
-         const std::vector<std::shared_ptr<TableParams>>& tables, const py::object& cache,
-         const std::string& backend, std::shared_ptr<FieldMapParams> field_map, double step,
-         std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads, int gpus,
-         std::uint64_t first_id, int long_steps) {
-        if (!geometry) throw Error("transport: geometry is None");
-        const Backend requested = parse_backend(backend);
-        const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
-        const MuonBatch in = batch_from_any(muons);
-        const CacheChoice choice = cache_choice(cache);
-        const bool with_plane = geometry->params->sensitive_planes().size() > 1;
-        TransportResult result;
-        {
-          py::gil_scoped_release release;
-          const auto resident = resident_params(*geometry, tables, choice, options);
-          const TransportParams& params = *resident;
-          result = run(params, in, requested, threads, gpus, field_map.get(), first_id,
-                       all ? ResultRows::all : ResultRows::at_plane);
-        }
-        return result_to_dict(std::move(result), all, with_plane);
-      },
-      py::arg("muons"), py::arg("geometry"), py::arg("tables"), py::arg("cache"),
-      py::arg("backend"), py::arg("field_map"), py::kw_only(), py::arg("step"), py::arg("seed"),
-      py::arg("p_kill"), py::arg("max_steps"), py::arg("all"), py::arg("threads"),
-      py::arg("gpus") = 0, py::arg("first_id") = 0, py::arg("long_steps") = kDefaultLongSteps);
-  m.def(
-      "_transport_device_ptrs",
-      [](std::uintptr_t rows, std::size_t n, int ncol, const py::dict& columns,
-         const std::shared_ptr<GeometryHandle>& geometry,
-         const std::vector<std::shared_ptr<TableParams>>& tables, const py::object& cache,
-         std::shared_ptr<FieldMapParams> field_map, double step, std::uint64_t seed, double p_kill,
-         long long max_steps, std::uintptr_t stream, int long_steps) {
-        if (!geometry) throw Error("transport: geometry is None");
-        const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
-        auto ptr = [&](const char* name) {
-          if (!columns.contains(name))
-            throw Error(std::string("transport: output column '") + name + "' missing");
-          return columns[name].cast<std::uintptr_t>();
-        };
-        cuda::DeviceColumns out;
-        out.id = reinterpret_cast<std::int64_t*>(ptr("id"));
-        out.px = reinterpret_cast<float*>(ptr("px"));
-        out.py = reinterpret_cast<float*>(ptr("py"));
-        out.pz = reinterpret_cast<float*>(ptr("pz"));
-        out.x = reinterpret_cast<float*>(ptr("x"));
-        out.y = reinterpret_cast<float*>(ptr("y"));
-        out.z = reinterpret_cast<float*>(ptr("z"));
-        out.pdg = reinterpret_cast<std::int32_t*>(ptr("pdg"));
-        out.weight = reinterpret_cast<float*>(ptr("weight"));
-        out.status = reinterpret_cast<std::int32_t*>(ptr("status"));
-        out.plane = reinterpret_cast<std::int32_t*>(ptr("plane"));
-        const CacheChoice choice = cache_choice(cache);
-        const bool with_plane = geometry->params->sensitive_planes().size() > 1;
-        {
-          py::gil_scoped_release release;
-          const auto resident = resident_params(*geometry, tables, choice, options);
-          const TransportParams& params = *resident;
-          const auto* in = reinterpret_cast<const float*>(rows);
-          void* s = reinterpret_cast<void*>(stream);
-          if (field_map) {
-            resolve_backend(Backend::cuda);
-            cuda::DeviceArena arena;
-            auto copy = [&](const auto* p, std::size_t k) { return arena.copy(p, k); };
-            std::vector<MaterialTableView> table_views;
-            TransportView view = params.make_view(copy, table_views);
-            set_field_map(view, field_map->make_view(copy), *field_map);
-            cuda::transport_device(view, in, n, ncol, out, 0, s);
-          } else {
-            transport_on_device(params, in, n, ncol, out, 0, s);
-          }
-        }
-        return with_plane;
-      },
-      py::arg("rows"), py::arg("n"), py::arg("ncol"), py::arg("columns"), py::arg("geometry"),
-      py::arg("tables"), py::arg("cache"), py::arg("field_map"), py::kw_only(), py::arg("step"),
-      py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"), py::arg("stream"),
-      py::arg("long_steps") = kDefaultLongSteps,
-      "Transports muons in GPU memory (row-major float32 (n, 7|8), device pointer `rows`) into "
-      "the device columns given as pointers; returns whether a `plane` column is meaningful.");
-  m.def(
-      "_window_objective",
-      [](const py::object& muons, const std::shared_ptr<GeometryHandle>& geometry,
-         const std::vector<std::shared_ptr<TableParams>>& tables, const py::object& cache,
-         const std::string& backend, int n_params, const CArray<std::int32_t>& volume_param,
-         const CArray<double>& volume_dfield, const py::object& volume_field, double step,
-         std::uint64_t seed, double p_kill, long long max_steps, double smoothing, int plane,
-         bool gradient, int threads, std::uint64_t first_id, bool per_muon,
-         double boundary_softening, double max_tangent, int long_steps, std::uintptr_t device_rows,
-         std::size_t device_n, int device_ncol, std::uintptr_t stream) {
-        if (!geometry) throw Error("objective: geometry is None");
-        const Backend requested = parse_backend(backend);
-        const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
-        // Muons in GPU memory (device_rows) stay there; a host array is read once.
-        const MuonBatch in = device_rows ? MuonBatch{} : batch_from_any(muons.cast<py::array>());
-        const CacheChoice choice = cache_choice(cache);
-        FieldParameters fp;
-        fp.n_params = n_params;
-        fp.cosine_softening = static_cast<float>(boundary_softening);
-        const auto nv = static_cast<std::size_t>(volume_param.size());
-        if (volume_dfield.ndim() != 2 || volume_dfield.shape(1) != 3 ||
-            static_cast<std::size_t>(volume_dfield.shape(0)) != nv) {
-          throw Error("objective: volume_dfield must have shape (n_volumes, 3)");
-        }
-        fp.volume_param.assign(volume_param.data(), volume_param.data() + nv);
-        auto to_vec3 = [&](const CArray<double>& a) {
-          std::vector<Vec3f> v(nv);
-          for (std::size_t i = 0; i < nv; ++i) {
-            v[i] = {static_cast<float>(a.data()[3 * i]), static_cast<float>(a.data()[3 * i + 1]),
-                    static_cast<float>(a.data()[3 * i + 2])};
-          }
-          return v;
-        };
-        fp.volume_dfield = to_vec3(volume_dfield);
-        if (!volume_field.is_none()) {
-          const auto f = volume_field.cast<CArray<double>>();
-          if (f.ndim() != 2 || f.shape(1) != 3 || static_cast<std::size_t>(f.shape(0)) != nv) {
-            throw Error("objective: volume_field must have shape (n_volumes, 3)");
-          }
-          fp.volume_field = to_vec3(f);
-        }
-        WindowObjectiveOptions o;
-        o.smoothing = smoothing;
-        o.plane = plane;
-        o.gradient = gradient;
-        o.threads = threads;
-        o.first_id = first_id;
-        o.max_tangent = max_tangent;
-        o.per_muon = per_muon;
-        WindowObjectiveResult r;
-        {
-          py::gil_scoped_release release;
-          const auto resident = resident_params(*geometry, tables, choice, options);
-          if (device_rows) {
-            r = window_objective_on_device(*resident, reinterpret_cast<const float*>(device_rows),
-                                           device_n, device_ncol, fp, o,
-                                           reinterpret_cast<void*>(stream));
-          } else {
-            r = window_objective(*resident, in, fp, o, requested);
-          }
-        }
-        py::dict out;
-        out["value"] = r.value;
-        out["hard"] = r.hard;
-        out["gradient"] =
-            py::array_t<double>(static_cast<py::ssize_t>(r.gradient.size()), r.gradient.data());
-        out["steps"] = r.steps;
-        out["seconds"] = r.seconds;
-        if (per_muon) {
-          const auto n = static_cast<py::ssize_t>(device_rows ? device_n : in.size());
-          out["muon_value"] = adopt_vector(std::move(r.muon_value), {n});
-          out["muon_gradient"] =
-              adopt_vector(std::move(r.muon_grad), {n, static_cast<py::ssize_t>(r.n_params)});
-          out["status"] = adopt_vector(std::move(r.status), {n});
-          out["muon_steps"] = adopt_vector(std::move(r.muon_steps), {n});
-        }
-        return out;
-      },
-      py::arg("muons"), py::arg("geometry"), py::arg("tables"), py::arg("cache"),
-      py::arg("backend"), py::arg("n_params"), py::arg("volume_param"), py::arg("volume_dfield"),
-      py::arg("volume_field"), py::kw_only(), py::arg("step"), py::arg("seed"), py::arg("p_kill"),
-      py::arg("max_steps"), py::arg("smoothing"), py::arg("plane"), py::arg("gradient"),
-      py::arg("threads"), py::arg("first_id") = 0, py::arg("per_muon") = false,
-      py::arg("boundary_softening") = 0.0, py::arg("max_tangent") = 100.0,
-      py::arg("long_steps") = kDefaultLongSteps, py::arg("device_rows") = 0,
-      py::arg("device_n") = 0, py::arg("device_ncol") = 8, py::arg("stream") = 0,
-      "The window objective and its gradient with respect to field parameters "
-      "(fastmu.ship.objective); muons a host (N, 7|8) array, or None with `device_rows` the "
-      "device pointer of N row-major float32 rows in GPU memory (run on `stream`).");
+  m.def("read_muons", &read_muons_array, py::arg("path"),
+        "Reads a muon file as `fastmu run --muons` does (CSV, or HDF5 dataset `muons`) into an "
+        "(N, 8) float64 array px,py,pz,x,y,z,pdg,weight.");
+  m.def("_transport", &transport_host, py::arg("muons"), py::arg("geometry"), py::arg("tables"),
+        py::arg("cache"), py::arg("backend"), py::arg("field_map"), py::kw_only(), py::arg("step"),
+        py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"), py::arg("all"),
+        py::arg("threads"), py::arg("gpus") = 0, py::arg("first_id") = 0,
+        py::arg("long_steps") = kDefaultLongSteps, py::arg("above_tables") = "refuse");
+  m.def("_transport_device_ptrs", &transport_device_pointers, py::arg("rows"), py::arg("n"),
+        py::arg("ncol"), py::arg("columns"), py::arg("geometry"), py::arg("tables"),
+        py::arg("cache"), py::arg("field_map"), py::kw_only(), py::arg("step"), py::arg("seed"),
+        py::arg("p_kill"), py::arg("max_steps"), py::arg("stream"),
+        py::arg("long_steps") = kDefaultLongSteps, py::arg("above_tables") = "refuse",
+        "Transports muons in GPU memory (row-major float32 (n, 7|8), device pointer `rows`) into "
+        "the device columns given as pointers; returns whether a `plane` column is meaningful.");
+  m.def("_window_objective", &window_objective_call, py::arg("muons"), py::arg("geometry"),
+        py::arg("tables"), py::arg("cache"), py::arg("backend"), py::arg("n_params"),
+        py::arg("volume_param"), py::arg("volume_dfield"), py::arg("volume_field"), py::kw_only(),
+        py::arg("step"), py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"),
+        py::arg("smoothing"), py::arg("plane"), py::arg("gradient"), py::arg("threads"),
+        py::arg("first_id") = 0, py::arg("per_muon") = false, py::arg("boundary_softening") = 0.0,
+        py::arg("max_tangent") = 100.0, py::arg("long_steps") = kDefaultLongSteps,
+        py::arg("device_rows") = 0, py::arg("device_n") = 0, py::arg("device_ncol") = 8,
+        py::arg("stream") = 0,
+        "The window objective and its gradient with respect to field parameters "
+        "(fastmu.ship.objective); muons a host (N, 7|8) array, or None with `device_rows` the "
+        "device pointer of N row-major float32 rows in GPU memory (run on `stream`).");
   m.def("_gpu_uploads", &resident_uploads,
         "How often the tables and geometry were uploaded to a GPU (CudaSession.hh) rather than "
         "reused there.");
@@ -443,31 +483,10 @@ void bind_transport(py::module_& m) {
       "_iron_block_geometry_json", [] { return iron_block_geometry_json().dump(); },
       "The built-in iron-block geometry (`fastmu run --example iron-block`) as JSON text.");
 
-  m.def(
-      "_transport_detailed",
-      [](const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,
-         std::uint64_t seed, double p_kill, long long max_steps, bool all, int threads,
-         std::uint64_t first_id) {
-        if (!geometry) throw Error("transport: geometry is None");
-        const StepOptions step = step_options(0.02, seed, p_kill, max_steps);
-        DetailedTransportOptions options;
-        options.seed = step.seed;
-        options.p_kill = step.p_kill;
-        options.max_segments = step.max_steps;
-        options.threads = threads;
-        const MuonBatch in = batch_from_any(muons);
-        const bool with_plane = geometry->params->sensitive_planes().size() > 1;
-        TransportResult result;
-        {
-          py::gil_scoped_release release;
-          result =
-              transport_detailed(*geometry->params, geometry->materials, in, options, first_id);
-        }
-        return result_to_dict(std::move(result), all, with_plane);
-      },
-      py::arg("muons"), py::arg("geometry"), py::kw_only(), py::arg("seed"), py::arg("p_kill"),
-      py::arg("max_steps"), py::arg("all"), py::arg("threads"), py::arg("first_id") = 0,
-      "The detailed engine through the geometry (`fastmu run --engine detailed`).");
+  m.def("_transport_detailed", &transport_detailed_call, py::arg("muons"), py::arg("geometry"),
+        py::kw_only(), py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"), py::arg("all"),
+        py::arg("threads"), py::arg("first_id") = 0,
+        "The detailed engine through the geometry (`fastmu run --engine detailed`).");
   m.def("cuda_available", &cuda_available,
         "Whether the CUDA backend is built and a GPU is visible.");
   m.def("cuda_device_name", [] { return std::string(cuda::device_name()); });

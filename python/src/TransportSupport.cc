@@ -6,7 +6,7 @@
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/tables/TableCache.hh"
-#include "fastmu/transport/Examples.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 namespace fastmu::python {
 

@@ -15,7 +15,8 @@ TEST(FastCounterRng, SameWordsAsCounterRng) {
   const std::uint64_t seeds[] = {0, 1, 7, 0xffffffffull, 0x123456789abcdef0ull, ~0ull};
   const std::uint64_t ids[] = {0, 1, 12345, 0xffffffffull, 0x100000000ull, ~0ull};
   const RngStream streams[] = {RngStream::detailed_physics, RngStream::fast_transport,
-                               RngStream::table_build, RngStream::muon_source};
+                               RngStream::table_build, RngStream::muon_source,
+                               RngStream::cosmic_flux};
   for (std::uint64_t seed : seeds) {
     for (std::uint64_t id : ids) {
       for (RngStream stream : streams) {

@@ -139,7 +139,7 @@ def test_several_planes_give_plane_column(fe_table):
 def test_tables_from_cache(iron_block, tmp_path):
     out = fastmu.transport(muons(20), iron_block, all=True, cache=tmp_path / "long")
     assert out["status"].shape == (20,)
-    # The 2 cm table, its ladder (transport/StepLengths.hh: 10, 5, 2.5, 1.25 mm)
+    # The 2 cm table, its ladder (transport/step/StepLengths.hh: 10, 5, 2.5, 1.25 mm)
     # and the long steps of fast muons: 4, 8, 16 cm from 5, 10, 20 GeV/c.
     # (File names: material, step and a hash of everything that made the table.)
     files = sorted((tmp_path / "long").glob("G4_Fe_step*mm_*_v1.h5"))
@@ -178,8 +178,58 @@ def test_non_finite_muon(fe_table, iron_block):
     with pytest.raises(fastmu.Error, match="row 300001, column px"):
         fastmu.transport(big, iron_block, tables=[fe_table], cache=False)
     big[300001, 0] = 0.0
-    with pytest.raises(fastmu.Error, match="row 600001, column pdg: 11 is not 13"):
+    with pytest.raises(fastmu.Error, match="row 600001, column pdg: 11 is not a muon PDG code"):
         fastmu.transport(big, iron_block, tables=[fe_table], cache=False)
+
+
+@pytest.mark.parametrize("column,value,needle", [
+    (0, 1e39, "row 1, column px: value 1e\\+39 is beyond the float range"),
+    (0, 1e30, "row 1, [|]p[|] = 1e\\+30 GeV/c is above the tables' top"),
+    (2, 1e15, "row 1, [|]p[|] = 1e\\+15 GeV/c is above the tables' top"),
+    (2, -1e25, "above the tables' top"),
+])
+def test_extreme_rows_refused(fe_table, iron_block, column, value, needle):
+    for dtype in (np.float64, np.float32):
+        if dtype == np.float32 and abs(value) > 3.4e38:
+            continue  # not a float32
+        m = muons(3).astype(dtype)
+        m[1, column] = value
+        with pytest.raises(fastmu.Error, match=needle):
+            fastmu.transport(m, iron_block, tables=[fe_table], cache=False)
+
+
+def test_extreme_rows_transported(fe_table, iron_block):
+    # Far outside the world, tiny and denormal momenta: a status, no NaN.
+    m = muons(5).astype(np.float64)
+    m[1, 3] = 1e30
+    m[2, 5] = -1e30
+    m[3, 2] = 1e-30
+    m[4, 2] = 1e-40
+    out = fastmu.transport(m, iron_block, tables=[fe_table], cache=False, all=True)
+    assert list(out["status"]) == [0, 2, 2, 1, 1]
+    for k in ("px", "py", "pz", "x", "y", "z"):
+        assert np.all(np.isfinite(out[k]))
+    # Above the tables' top under above_tables="stop": status 5, the row as given.
+    m = muons(3).astype(np.float64)
+    m[1, 2] = 1e20
+    m[2, 0] = 1e30
+    out = fastmu.transport(m, iron_block, tables=[fe_table], cache=False, all=True,
+                           above_tables="stop")
+    assert list(out["status"]) == [0, 5, 5]
+    assert out["pz"][1] == np.float32(1e20)
+    with pytest.raises(fastmu.Error, match="above-tables"):
+        fastmu.transport(m, iron_block, tables=[fe_table], cache=False, above_tables="clamp")
+
+
+def test_step_options_checked_as_on_the_command_line(fe_table, iron_block):
+    m = muons(2)
+    for kw, needle in [(dict(max_steps=0), "--max-steps: 0 is not in \\[1, 2147483647\\]"),
+                       (dict(max_steps=2**31), "--max-steps"),
+                       (dict(p_kill=0.0), "--p-kill: 0 GeV/c is not a positive momentum"),
+                       (dict(p_kill=float("nan")), "--p-kill"),
+                       (dict(long_steps=-1), "--long-steps")]:
+        with pytest.raises(fastmu.Error, match=needle):
+            fastmu.transport(m, iron_block, tables=[fe_table], cache=False, **kw)
 
 
 def test_bad_options(fe_table, iron_block):

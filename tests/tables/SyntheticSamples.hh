@@ -40,7 +40,7 @@ inline SyntheticSample synthetic_sample(double p0, std::uint64_t seed, std::uint
   if (to_unit_open(r2.v[1]) < 0.01) kick *= 1 + 20 * to_unit_open(r2.v[2]);  // single scattering
   const double phi = 2 * M_PI * to_unit_open(r2.v[3]);
   // No stopped muons here: their point mass at loss 1 is smeared over the top
-  // log bin by design (see docs/tables.md) and would blur the quantile tests.
+  // log bin by design (see docs/stepping-and-tables.md) and would blur the quantile tests.
   if (loss >= 1) loss = to_unit_open(philox_block(seed, id, 3, RngStream::table_build).v[0]);
   const double pt = kick * p0;
   return {p0, pt * std::cos(phi), pt * std::sin(phi), p0 * (1 - loss)};

@@ -8,7 +8,7 @@
 #include "ToyEnvironment.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/materials/Material.hh"
-#include "fastmu/transport/StepLengths.hh"
+#include "fastmu/transport/step/StepLengths.hh"
 
 namespace fastmu {
 namespace {

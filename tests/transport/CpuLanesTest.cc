@@ -9,7 +9,7 @@
 #include <cstddef>
 
 #include "ToyEnvironment.hh"
-#include "fastmu/transport/CpuTransport.hh"
+#include "fastmu/transport/cpu/CpuTransport.hh"
 
 namespace fastmu {
 namespace {
@@ -21,15 +21,13 @@ struct Agreement {
   std::size_t same_status = 0, close = 0, bitwise = 0, n = 0;
 };
 
-Agreement compare_with_per_muon(const ToyEnv& env, const MuonBatch& in) {
+template <class Env>
+Agreement compare_with_per_muon(const Env& env, const MuonBatch& in) {
   const TransportResult lanes = transport_cpu(env, in, 2);
   Agreement a;
   a.n = in.size();
   for (std::size_t i = 0; i < in.size(); ++i) {
-    MuonTrack m;
-    m.r = {in.x[i], in.y[i], in.z[i]};
-    m.p = {in.px[i], in.py[i], in.pz[i]};
-    m.charge = charge_from_pdg(in.pdg[i]);
+    MuonTrack m = make_track(in, i);
     transport_muon(env, m, i);
     const Vec3f p{lanes.muons.px[i], lanes.muons.py[i], lanes.muons.pz[i]};
     const Vec3f r{lanes.muons.x[i], lanes.muons.y[i], lanes.muons.z[i]};
@@ -91,6 +89,63 @@ TEST(CpuLanes, FollowPerMuonHistoriesInField) {
   env.planes = planes;
   env.n_planes = 1;
   expect_same_histories(env, "matter and vacuum, 1.2 T");
+}
+
+// A track trapped on an interface (StepPhysics.hh, kMaxTinySteps): in a
+// sticky layer at the slab's entrance every boundary test finds a boundary
+// right ahead, so each step is a push of kBoundaryPush; after kMaxTinySteps
+// of them the next step is the escape step (a whole table step, its kick at
+// the end). Past the layer the boundary is far, so a lane schedule that took
+// that step as a common whole step (kick at the middle) would part from the
+// per-muon path there.
+struct StickyLayerEnv : ToyEnv {
+  float sticky_z1 = 7e-5f;  // [slab_z0, sticky_z1): a boundary right ahead
+  float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t volume, float limit) const {
+    if (r.z >= slab_z0 && r.z < sticky_z1) return 0.0f;
+    return ToyEnv::distance_to_boundary(r, u, volume, limit);
+  }
+};
+
+TEST(CpuLanes, FollowPerMuonHistoriesOfTrappedTracks) {
+  ToyTable table;
+  StickyLayerEnv env;
+  env.slab_z0 = 0;
+  env.slab_z1 = 4;
+  env.slab_table = &table.view;
+  const SensitivePlane planes[] = {{6.f, -3.f, 3.f, -3.f, 3.f}};
+  env.planes = planes;
+  env.n_planes = 1;
+  MuonBatch in = spread_batch(3000);
+  for (std::size_t i = 0; i < in.size(); ++i) in.z[i] = 0.0f;  // start in the sticky layer
+  // Every muon takes the escape step: its first five steps are four pushes
+  // and one whole step.
+  MuonTrack m = make_track(in, 0);
+  for (int k = 0; k < kMaxTinySteps; ++k) {
+    transport_step(env, m, 0);
+    EXPECT_EQ(m.tiny_steps, k + 1);
+  }
+  const float z_before = m.r.z;
+  transport_step(env, m, 0);
+  EXPECT_GT(m.r.z - z_before, 0.9f * table.view.step);
+  EXPECT_EQ(m.tiny_steps, 0);
+  // After the escape step (max_steps 5) both schedules leave every muon at
+  // the same place, up to float rounding (~1e-9 m here): a kick taken at
+  // the step's middle instead of its end would move it by 1e-7 to 6e-6 m.
+  env.options.max_steps = kMaxTinySteps + 1;
+  const TransportResult lanes = transport_cpu(env, in, 2);
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    MuonTrack q = make_track(in, i);
+    transport_muon(env, q, i);
+    const Vec3f r{lanes.muons.x[i], lanes.muons.y[i], lanes.muons.z[i]};
+    same += lanes.status[i] == q.status && lanes.steps[i] == q.steps && norm(r - q.r) <= 2e-8f;
+  }
+  EXPECT_EQ(same, in.size());
+  // And to the end: the same statuses and steps.
+  env.options.max_steps = 100000;
+  const Agreement a = compare_with_per_muon(env, in);
+  EXPECT_GE(a.same_status, a.n * 99 / 100);
+  EXPECT_GE(a.close, a.n * 99 / 100);
 }
 
 }  // namespace

@@ -10,9 +10,9 @@
 
 #include "TestTables.hh"
 #include "fastmu/core/Error.hh"
-#include "fastmu/transport/CudaTransport.hh"
-#include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/cuda/CudaTransport.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 #ifdef FASTMU_HAVE_CUDA
 #include <cuda_runtime.h>

@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "TestTables.hh"
-#include "fastmu/transport/CudaSession.hh"
-#include "fastmu/transport/CudaTransport.hh"
-#include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/cuda/CudaSession.hh"
+#include "fastmu/transport/cuda/CudaTransport.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 namespace fastmu {
 namespace {
@@ -71,13 +71,13 @@ TEST_F(Fixture, StreamedEqualsOneLaunch) {
     cuda::DeviceArena arena;
     const TransportView view =
         params.make_view([&](const auto* p, std::size_t k) { return arena.copy(p, k); }, views);
-    ref = cuda::transport(view, muons, first_id);
+    ref = cuda::transport(view, muons, first_id, n);  // one chunk: one launch
   }
   const ResidentGpus gpu(params, {0});
   for (std::size_t chunk : {std::size_t(0), std::size_t(7000)}) {
     cuda::StreamedOptions o;
     o.chunk = chunk;
-    o.lanes_per_gpu = chunk ? 5 : 0;  // fixed chunks on five streams, or guided ones
+    o.streams_per_gpu = chunk ? 5 : 0;  // fixed chunks on five streams, or guided ones
     cuda::StreamedStats st;
     TransportResult all;
     cuda::transport_streamed(gpu.targets(), muons, first_id, o, all, &st);

@@ -18,8 +18,8 @@
 #include "fastmu/physics/MuonKinematics.hh"
 #include "fastmu/physics/MuonPhysicsTables.hh"
 #include "fastmu/physics/MuonStepper.hh"
-#include "fastmu/transport/DetailedRegion.hh"
-#include "fastmu/transport/DetailedTransport.hh"
+#include "fastmu/transport/detailed/DetailedRegion.hh"
+#include "fastmu/transport/detailed/DetailedTransport.hh"
 
 namespace fastmu {
 namespace {
@@ -171,7 +171,7 @@ TEST(DetailedTransport, CurvedSegmentsEndOnTwistedArb8Faces) {
   const int n = 300;
   for (int i = 0; i < n; ++i) {
     HistoryRng rng(5, i, RngStream::detailed_physics);
-    MuonTrack trk;
+    DetailedTrack trk;
     trk.pos = {0.05 * std::cos(i * 0.7), 0.05 * std::sin(i * 0.7), 0.0};
     trk.dir = {0.0, 0.0, 1.0};
     trk.kinetic = kinematics::kinetic_from_momentum(2.0 + 0.01 * i);

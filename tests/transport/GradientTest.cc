@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "ToyEnvironment.hh"
-#include "fastmu/transport/CpuTransport.hh"
-#include "fastmu/transport/WindowObjective.hh"
+#include "fastmu/transport/cpu/CpuTransport.hh"
+#include "fastmu/transport/gradient/WindowObjective.hh"
 
 namespace fastmu {
 namespace {
@@ -306,10 +306,7 @@ TEST(Gradient, HardLimitIsTheForwardCount) {
   env.theta[1] = 0.8f;
   double scalar = 0;
   for (std::size_t i = 0; i < in.size(); ++i) {
-    MuonTrack m;
-    m.r = {in.x[i], in.y[i], in.z[i]};
-    m.p = {in.px[i], in.py[i], in.pz[i]};
-    m.charge = charge_from_pdg(in.pdg[i]);
+    MuonTrack m = make_track(in, i);
     transport_muon(env, m, i);
     scalar += m.status == static_cast<std::int32_t>(MuonStatus::at_plane) ? in.weight[i] : 0.0;
   }

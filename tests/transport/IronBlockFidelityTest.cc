@@ -16,8 +16,8 @@
 #include "TestTables.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/io/ColumnTable.hh"
-#include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 namespace fastmu {
 namespace {

@@ -13,9 +13,9 @@
 #include "TestTables.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/ColumnTable.hh"
-#include "fastmu/transport/Examples.hh"
-#include "fastmu/transport/StepLengths.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/examples/Examples.hh"
+#include "fastmu/transport/step/StepLengths.hh"
 
 namespace fastmu {
 namespace {

@@ -13,7 +13,7 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/Hdf5.hh"
 #include "fastmu/io/Hdf5RawRows.hh"
-#include "fastmu/transport/MuonReader.hh"
+#include "fastmu/transport/stream/MuonReader.hh"
 
 namespace fastmu {
 namespace {

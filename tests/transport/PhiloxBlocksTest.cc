@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "fastmu/core/Random.hh"
-#include "fastmu/transport/CpuTransport.hh"
+#include "fastmu/transport/cpu/CpuTransport.hh"
 
 namespace fastmu {
 namespace {

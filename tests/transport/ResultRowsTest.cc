@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "TestTables.hh"
-#include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 namespace fastmu {
 namespace {

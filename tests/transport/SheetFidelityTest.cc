@@ -1,5 +1,5 @@
 // Thin sheets and stacks through the fast transport against the detailed
-// engine (issue 11's done-when, a representative subset at small statistics;
+// engine (a representative subset of the sheet criteria at small statistics;
 // tools/sheet_matrix.py runs the whole matrix): mean, median and q90 of the
 // momentum loss and median and q90 of pt. Tables: a reduced momentum range
 // (2-50 GeV/c, 12 bins, 2e4 samples per bin) in a temporary cache folder.
@@ -16,8 +16,8 @@
 
 #include "fastmu/physics/DetailedEngine.hh"
 #include "fastmu/tables/TableCache.hh"
-#include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 namespace fastmu {
 namespace {
@@ -118,7 +118,7 @@ Summary fast(const std::vector<std::pair<std::string, double>>& layers, const st
   return summarise(loss, pt);
 }
 
-// The issue's tolerances: mean and median loss 5 %, q90 8 %, pt median 8 %,
+// The required tolerances: mean and median loss 5 %, q90 8 %, pt median 8 %,
 // pt q90 10 %.
 void expect_close(const Summary& f, const Summary& d, const std::string& what) {
   EXPECT_NEAR(f.mean / d.mean, 1.0, 0.05) << what << ": mean loss";

@@ -12,8 +12,8 @@
 
 #include "TestTables.hh"
 #include "fastmu/geometry/ShipShield.hh"
-#include "fastmu/transport/Examples.hh"
-#include "fastmu/transport/Objective.hh"
+#include "fastmu/transport/examples/Examples.hh"
+#include "fastmu/transport/gradient/Objective.hh"
 
 namespace fastmu {
 namespace {
@@ -174,7 +174,7 @@ TEST(ShipGradient, CudaTotalsAloneAndRepeatedPassesAgree) {
 }
 
 TEST(ShipGradient, CudaMatchesCentralDifferences) {
-  // Issue 12's criterion on the GPU: each magnet's gradient against the
+  // The gradient criterion on the GPU: each magnet's gradient against the
   // central difference in its B (common random numbers), within 5 % or the
   // statistical spread of the paired per-muon differences (three standard
   // errors: seven magnets at two would fail one run in four by chance; with

@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "ToyEnvironment.hh"
-#include "fastmu/transport/CpuTransport.hh"
-#include "fastmu/transport/FieldPropagation.hh"
+#include "fastmu/transport/cpu/CpuTransport.hh"
+#include "fastmu/transport/step/FieldPropagation.hh"
 
 namespace fastmu {
 namespace {

@@ -16,9 +16,9 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/ColumnTable.hh"
 #include "fastmu/materials/Material.hh"
-#include "fastmu/transport/MuonIO.hh"
-#include "fastmu/transport/MuonReader.hh"
-#include "fastmu/transport/MuonWriter.hh"
+#include "fastmu/transport/stream/MuonIO.hh"
+#include "fastmu/transport/stream/MuonReader.hh"
+#include "fastmu/transport/stream/MuonWriter.hh"
 
 namespace fastmu {
 namespace {

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "fastmu/transport/StepPhysics.hh"
+#include "fastmu/transport/step/StepPhysics.hh"
 
 namespace fastmu::test {
 

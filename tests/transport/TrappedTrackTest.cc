@@ -6,15 +6,15 @@
 // not itself reproduce the 20 um crawl seen once in 10^4 SHiP-like muons
 // (it passes with the escape disabled too); it guards the interface
 // behaviour, and the escape's effect was measured on the SHiP-like shield
-// (BENCHMARKS.md, session 3).
+// (BENCHMARKS.md).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "TestTables.hh"
 #include "fastmu/materials/Material.hh"
-#include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 namespace fastmu {
 namespace {

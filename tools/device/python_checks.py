@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
 """Python checks of fastmu ON the GPU machine (PYTHONPATH=.device/python,
-the extension from build_python_module.sh), one section each, results as
-lines on stdout:
+the extension built there by `bash tools/device/bench.sh python`, which runs
+this), one section each, results as lines on stdout:
 
   repeat    the fixed cost of a repeated fastmu.transport call on the GPU
             (one muon, then 10^3 and 10^6) after the first call built the
-            parameters (issue 9);
+            parameters;
   objective fastmu.ship.objective with host muons against the same muons as
             a CUDA torch tensor (kept on the GPU): value, gradient, time per
-            call (issue 12);
+            call;
   torch     the torch.autograd.Function wrapper: params a tensor with
             requires_grad, backward() against the objective's gradient, one
-            torch.optim.Adam step (issue 12);
+            torch.optim.Adam step;
   loop      the time per call of a loop of fastmu.transport calls on 10^6
-            iron-block muons, rows at the plane and all rows (issue 9).
+            iron-block muons, rows at the plane and all rows.
 
     PYTHONPATH=.device/python python3 tools/device/python_checks.py --n 1000000 [--sections loop]
 """

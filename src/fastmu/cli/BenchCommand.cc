@@ -17,9 +17,9 @@
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/tables/TableCache.hh"
-#include "fastmu/transport/CudaTransport.hh"
-#include "fastmu/transport/Examples.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/cuda/CudaTransport.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 namespace fastmu::cli {
 namespace {

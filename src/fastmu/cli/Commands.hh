@@ -11,5 +11,6 @@ void register_run_command(CLI::App& app);        // run
 void register_bench_command(CLI::App& app);      // bench
 void register_geometry_commands(CLI::App& app);  // geometry export
 void register_validate_command(CLI::App& app);   // validate
+void register_flux_command(CLI::App& app);       // flux
 
 }  // namespace fastmu::cli

@@ -1,6 +1,6 @@
 // `fastmu geometry export --gdml OUT [--geometry G | --example ship|iron-block]`:
 // writes a geometry (JSON or GDML input, or a built-in example) as GDML for
-// Geant4, plus OUT.json for what GDML cannot hold (docs/geometry.md "GDML").
+// Geant4, plus OUT.json for what GDML cannot hold (docs/geometry-and-materials.md "GDML").
 #include <memory>
 #include <string>
 
@@ -13,7 +13,7 @@
 #include "fastmu/geometry/GdmlWriter.hh"
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/materials/Material.hh"
-#include "fastmu/transport/Examples.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 namespace fastmu::cli {
 

@@ -37,13 +37,14 @@
 #include "fastmu/physics/DetailedEngine.hh"
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/tables/TableFile.hh"
-#include "fastmu/transport/CudaSession.hh"
-#include "fastmu/transport/CudaTransport.hh"
-#include "fastmu/transport/DetailedTransport.hh"
-#include "fastmu/transport/Examples.hh"
-#include "fastmu/transport/MuonIO.hh"
-#include "fastmu/transport/MuonStream.hh"
+#include "fastmu/transport/StepOptionsCheck.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/cuda/CudaSession.hh"
+#include "fastmu/transport/cuda/CudaTransport.hh"
+#include "fastmu/transport/detailed/DetailedTransport.hh"
+#include "fastmu/transport/examples/Examples.hh"
+#include "fastmu/transport/stream/MuonIO.hh"
+#include "fastmu/transport/stream/MuonStream.hh"
 
 namespace fastmu::cli {
 namespace {
@@ -58,6 +59,7 @@ struct RunArgs {
   int long_steps = kDefaultLongSteps;
   std::uint64_t seed = 1;
   bool all = false;
+  std::string above_tables = "refuse";
   std::int64_t max_steps = 100000;
   double p_kill = 0.18;
   int threads = 0;
@@ -74,16 +76,7 @@ struct RunArgs {
 };
 
 StepOptions step_options(const RunArgs& a) {
-  if (a.max_steps <= 0 || a.max_steps > 2'000'000'000) {
-    throw Error(fmt::format("--max-steps: {} is not in [1, 2e9]", a.max_steps));
-  }
-  StepOptions o;
-  o.step = static_cast<float>(a.step);
-  o.long_steps = a.long_steps;
-  o.p_kill = static_cast<float>(a.p_kill);
-  o.max_steps = static_cast<std::int32_t>(a.max_steps);
-  o.seed = a.seed;
-  return o;
+  return checked_step_options({a.step, a.p_kill, a.max_steps, a.seed, a.long_steps});
 }
 
 MaterialSteps material_steps(const RunArgs& a) {
@@ -109,12 +102,12 @@ TableSet load_tables(const std::vector<std::string>& files) {
 }
 
 struct StatusCounts {
-  std::size_t by_status[5] = {};
+  std::size_t by_status[kMuonStatusCount] = {};
 };
 StatusCounts count_status(const TransportResult& r) {
   StatusCounts c;
   for (auto s : r.status) {
-    if (s >= 0 && s < 5) ++c.by_status[s];
+    if (s >= 0 && s < kMuonStatusCount) ++c.by_status[s];
   }
   return c;
 }
@@ -132,10 +125,10 @@ void print_stats(const StreamTotals& t, int threads) {
   const auto* c = t.by_status;
   std::printf(
       "status: %llu at plane, %llu stopped, %llu left world, %llu step limit, %llu outside "
-      "window\n",
+      "window, %llu above the tables\n",
       static_cast<unsigned long long>(c[0]), static_cast<unsigned long long>(c[1]),
       static_cast<unsigned long long>(c[2]), static_cast<unsigned long long>(c[3]),
-      static_cast<unsigned long long>(c[4]));
+      static_cast<unsigned long long>(c[4]), static_cast<unsigned long long>(c[5]));
 }
 
 // Where the run's time went: the stages overlap (reading, transport and
@@ -174,8 +167,10 @@ void print_stats(const TransportResult& r, const TransportStats& st, int threads
               static_cast<double>(st.steps) / st.seconds);
   const StatusCounts c = count_status(r);
   std::printf(
-      "status: %zu at plane, %zu stopped, %zu left world, %zu step limit, %zu outside window\n",
-      c.by_status[0], c.by_status[1], c.by_status[2], c.by_status[3], c.by_status[4]);
+      "status: %zu at plane, %zu stopped, %zu left world, %zu step limit, %zu outside window, "
+      "%zu above the tables\n",
+      c.by_status[0], c.by_status[1], c.by_status[2], c.by_status[3], c.by_status[4],
+      c.by_status[5]);
 }
 
 // `run --engine detailed`: the detailed engine through the same geometry,
@@ -185,7 +180,7 @@ void run_detailed_files(const RunArgs& a) {
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
   const GeometryParams geometry = load_geometry_file(a.geometry, materials);
-  const MuonBatch muons = read_muons(a.muons);
+  const MuonBatch muons = read_muons(a.muons, detailed_row_limits());
   DetailedTransportOptions d;
   d.p_kill = opt.p_kill;
   d.max_segments = opt.max_steps;
@@ -260,6 +255,76 @@ void join_parts(const RunArgs& a, std::uint64_t job, OutputLayout layout,
   });
 }
 
+// The GPUs are found (the driver's start: ~0.1 s) and their contexts
+// started on a thread of their own while the geometry and the cached tables
+// load; a missing GPU still stops the run before any table build. CUDA: one
+// GPU per rank under mpirun, else `want` (0: all visible).
+struct BackendStart {
+  std::promise<std::pair<Backend, int>> promise;
+  std::future<std::pair<Backend, int>> found = promise.get_future();
+  std::jthread contexts;
+
+  BackendStart(Backend requested, int want)
+      : contexts([this, requested, want] {
+          int gpus = want;
+          Backend backend = Backend::cpu;
+          try {
+            backend = resolve_backend(requested);
+            if (backend == Backend::cuda) gpus = mpi::active() ? 1 : resolve_gpu_count(want);
+            promise.set_value({backend, gpus});
+          } catch (...) {
+            promise.set_exception(std::current_exception());
+            return;
+          }
+          if (backend == Backend::cuda) {
+            cuda::start_devices(gpus);
+            trace("run: GPU contexts started");
+          }
+        }) {}
+};
+
+// The stream's options for this rank: its share of the n rows, the chunk
+// size, the result rows kept.
+StreamOptions stream_options(const RunArgs& a, Backend backend, int gpus, std::uint64_t n,
+                             std::uint64_t max_memory, MuonReader& reader) {
+  StreamOptions so;
+  so.backend = backend;
+  so.threads = a.threads;
+  so.gpus = gpus;
+  so.rows = a.all ? ResultRows::all : ResultRows::at_plane;
+  so.begin = mpi::active() ? mpi::split(n, mpi::rank()) : 0;
+  so.end = mpi::active() ? mpi::split(n, mpi::rank() + 1) : n;
+  // CPU: chunks small enough that reading and writing overlap the
+  // transport; CUDA: large enough to fill every GPU. A chunk ends with the
+  // GPUs waiting for the slowest, so with several GPUs twice as many rows
+  // per GPU (two H100s, 4e7 SHiP-like muons: 1.88-1.89x one GPU with 2^22
+  // rows per GPU, 1.98-2.01x with 2^23).
+  so.chunk_rows = backend == Backend::cuda
+                      ? (std::size_t(1) << (gpus > 1 ? 23 : 22)) * static_cast<std::size_t>(gpus)
+                      : std::size_t(1) << 19;
+  if (a.chunk_rows > 0) {
+    so.chunk_rows = a.chunk_rows;
+  } else if (max_memory > 0) {
+    so.chunk_rows =
+        chunk_rows_for_memory(max_memory, resident_bytes(), stream_bytes_per_row(reader));
+  }
+  return so;
+}
+
+// Under mpirun: the ranks' counts summed and their times the slowest's.
+void reduce_over_ranks(StreamTotals& totals, RunTimes& times) {
+  std::uint64_t counts[2 + kMuonStatusCount] = {totals.rows, totals.steps};
+  for (int k = 0; k < kMuonStatusCount; ++k) counts[2 + k] = totals.by_status[k];
+  mpi::sum(counts, 2 + kMuonStatusCount);
+  totals.rows = counts[0], totals.steps = counts[1];
+  for (int k = 0; k < kMuonStatusCount; ++k) totals.by_status[k] = counts[2 + k];
+  totals.transport_seconds = mpi::max(totals.transport_seconds);
+  totals.kernel_seconds = mpi::max(totals.kernel_seconds);
+  for (double* v : {&totals.prepare_seconds, &totals.read_seconds, &totals.write_seconds,
+                    &totals.wall_seconds, &times.setup})
+    *v = mpi::max(*v);
+}
+
 // `fastmu run --geometry G --muons M --out O`: streams M through the
 // transport in chunks (reading, transport and writing overlapped). Under
 // mpirun each rank takes a contiguous share of the rows and writes its encoded
@@ -279,29 +344,7 @@ void run_files(const RunArgs& a) {
   const auto t_run = SteadyClock::now();
   trace("run: start");
   RunTimes times;
-  const Backend requested = parse_backend(a.backend);
-  // The GPUs are found (the driver's start: ~0.1 s) and their contexts
-  // started on a thread of their own while the geometry and the cached
-  // tables load; a missing GPU still stops the run before any table build.
-  // CUDA: one GPU per rank under mpirun, else --gpus (0: all visible).
-  std::promise<std::pair<Backend, int>> found;
-  std::future<std::pair<Backend, int>> backend_found = found.get_future();
-  std::jthread contexts([&found, requested, want = a.gpus] {
-    int gpus = want;
-    Backend backend = Backend::cpu;
-    try {
-      backend = resolve_backend(requested);
-      if (backend == Backend::cuda) gpus = mpi::active() ? 1 : resolve_gpu_count(want);
-      found.set_value({backend, gpus});
-    } catch (...) {
-      found.set_exception(std::current_exception());
-      return;
-    }
-    if (backend == Backend::cuda) {
-      cuda::start_devices(gpus);
-      trace("run: GPU contexts started");
-    }
-  });
+  BackendStart started(parse_backend(a.backend), a.gpus);
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
   std::shared_ptr<const GeometryParams> geometry;
@@ -319,7 +362,7 @@ void run_files(const RunArgs& a) {
   times.geometry = seconds_since(t_run);
   trace("run: geometry loaded");
   cache.preload(cache_tables_needed(*geometry, materials, given, cache, opt, material_steps(a)));
-  const std::pair<Backend, int> resolved = backend_found.get();  // before any table build
+  const std::pair<Backend, int> resolved = started.found.get();  // before any table build
   const Backend backend = resolved.first;
   const int gpus = resolved.second;
   params = std::make_unique<TransportParams>(
@@ -343,34 +386,14 @@ void run_files(const RunArgs& a) {
   std::jthread gpus_down;            // the GPUs' shutdown, joined on leaving
   std::uint64_t part_rows = 0;       // rows this rank wrote to its part
   mpi::collective([&] {
-    MuonReader reader(a.muons, a.threads);
+    MuonReader reader(a.muons, a.threads, params->row_limits(momentum_policy(a.above_tables)));
     // The row count splits the rows over ranks and sizes the progress bar
     // (a CSV file is scanned for it only then).
     const bool need_rows = mpi::active() || mpi::progress_shown();
     const std::uint64_t n =
         need_rows ? reader.rows()
                   : reader.known_rows().value_or(std::numeric_limits<std::uint64_t>::max());
-    StreamOptions so;
-    so.backend = backend;
-    so.threads = a.threads;
-    so.gpus = gpus;
-    so.rows = a.all ? ResultRows::all : ResultRows::at_plane;
-    so.begin = mpi::active() ? mpi::split(n, mpi::rank()) : 0;
-    so.end = mpi::active() ? mpi::split(n, mpi::rank() + 1) : n;
-    // CPU: chunks small enough that reading and writing overlap the
-    // transport; CUDA: large enough to fill every GPU. A chunk ends with the
-    // GPUs waiting for the slowest, so with several GPUs twice as many rows
-    // per GPU (two H100s, 4e7 SHiP-like muons: 1.88-1.89x one GPU with 2^22
-    // rows per GPU, 1.98-2.01x with 2^23).
-    so.chunk_rows = backend == Backend::cuda
-                        ? (std::size_t(1) << (gpus > 1 ? 23 : 22)) * static_cast<std::size_t>(gpus)
-                        : std::size_t(1) << 19;
-    if (a.chunk_rows > 0) {
-      so.chunk_rows = a.chunk_rows;
-    } else if (max_memory > 0) {
-      so.chunk_rows =
-          chunk_rows_for_memory(max_memory, resident_bytes(), stream_bytes_per_row(reader));
-    }
+    StreamOptions so = stream_options(a, backend, gpus, n, max_memory, reader);
     bar = mpi::rank_progress_bar("run", static_cast<std::size_t>(so.end - so.begin),
                                  need_rows ? static_cast<std::size_t>(n) : 0);
     so.on_rows = [&bar](std::size_t k) { bar->add(k); };
@@ -400,17 +423,7 @@ void run_files(const RunArgs& a) {
   const auto t_join = SteadyClock::now();
   if (mpi::active()) {
     join_parts(a, job, layout, compression, part_rows);
-    std::uint64_t counts[7] = {totals.rows,         totals.steps,        totals.by_status[0],
-                               totals.by_status[1], totals.by_status[2], totals.by_status[3],
-                               totals.by_status[4]};
-    mpi::sum(counts, 7);
-    totals.rows = counts[0], totals.steps = counts[1];
-    for (int k = 0; k < 5; ++k) totals.by_status[k] = counts[2 + k];
-    totals.transport_seconds = mpi::max(totals.transport_seconds);
-    totals.kernel_seconds = mpi::max(totals.kernel_seconds);
-    for (double* v : {&totals.prepare_seconds, &totals.read_seconds, &totals.write_seconds,
-                      &totals.wall_seconds, &times.setup})
-      *v = mpi::max(*v);
+    reduce_over_ranks(totals, times);
     times.output = mpi::max(times.output + seconds_since(t_join));
   }
   times.whole = seconds_since(t_run);
@@ -607,12 +620,12 @@ void register_run_command(CLI::App& app) {
       ->capture_default_str();
   run->add_option("--step", a->step,
                   "reference step [m]: each material's step has the mass thickness of this "
-                  "length of iron, clamped to [1 mm, 1 m] (README, Stepping)")
+                  "length of iron, clamped to [1 mm, 1 m] (docs/stepping-and-tables.md)")
       ->capture_default_str();
   run->add_option("--long-steps", a->long_steps,
                   "doublings of a fast muon's step: from 2^k x 2.5 GeV/c a muon takes steps of "
                   "2^k times its material's step, k <= this, from tables built for them "
-                  "(0: every step the material's; README, Stepping)")
+                  "(0: every step the material's; docs/stepping-and-tables.md)")
       ->check(CLI::Range(0, 8))
       ->capture_default_str();
   run->add_option("--material-step", a->material_steps,
@@ -620,6 +633,11 @@ void register_run_command(CLI::App& app) {
                   "geometry JSON's \"steps\")");
   run->add_option("--seed", a->seed, "random seed")->capture_default_str();
   run->add_flag("--all", a->all, "write every muon, not only status 0");
+  run->add_option("--above-tables", a->above_tables,
+                  "a muon above the tables' top momentum: refuse (the run stops with one line "
+                  "naming the row) | stop (not transported: status 5)")
+      ->check(CLI::IsMember({"refuse", "stop"}))
+      ->capture_default_str();
   run->add_option("--max-steps", a->max_steps, "step limit per muon")->capture_default_str();
   run->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
   run->add_option("--threads", a->threads, "CPU threads (0: all)")->capture_default_str();

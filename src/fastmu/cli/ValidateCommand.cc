@@ -27,10 +27,11 @@
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/tables/TableCache.hh"
-#include "fastmu/transport/DetailedTransport.hh"
-#include "fastmu/transport/Examples.hh"
-#include "fastmu/transport/MuonIO.hh"
+#include "fastmu/transport/StepOptionsCheck.hh"
 #include "fastmu/transport/Transport.hh"
+#include "fastmu/transport/detailed/DetailedTransport.hh"
+#include "fastmu/transport/examples/Examples.hh"
+#include "fastmu/transport/stream/MuonIO.hh"
 
 namespace fastmu::cli {
 namespace {
@@ -108,10 +109,8 @@ void run_validate(const ValidateArgs& a) {
     throw Error("validate: --geometry and --muons are required (or --example iron-block|ship)");
   }
   if (a.out_dir.empty()) throw Error("validate: --out-dir is required");
-  if (a.max_steps <= 0 || a.max_steps > 2'000'000'000) {
-    throw Error(fmt::format("--max-steps: {} is not in [1, 2e9]", a.max_steps));
-  }
-  if (!(a.p_kill > 0)) throw Error(fmt::format("--p-kill: {} is not positive", a.p_kill));
+  const StepOptions opt =
+      checked_step_options({a.step, a.p_kill, a.max_steps, a.seed, a.long_steps});
   const nlohmann::json tol = read_tolerances(a.tolerances);
   const auto script = scripts_dir() / "plot_validate.py";
   if (!std::filesystem::exists(script)) {
@@ -142,7 +141,7 @@ void run_validate(const ValidateArgs& a) {
     } catch (const nlohmann::json::exception& e) {
       throw Error(fmt::format("--geometry {}: not JSON ({})", a.geometry, e.what()));
     }
-    muons = read_muons(a.muons);
+    muons = read_muons(a.muons, detailed_row_limits());
     if (a.n > 0 && a.n < muons.size()) muons.resize(a.n);
   }
   if (muons.size() == 0) throw Error("validate: no muons");
@@ -150,14 +149,10 @@ void run_validate(const ValidateArgs& a) {
       std::make_shared<const GeometryParams>(GeometryParams::from_json(doc, source, materials));
   const Backend backend = resolve_backend(parse_backend(a.backend));
 
-  StepOptions opt;
-  opt.step = static_cast<float>(a.step);
-  opt.long_steps = a.long_steps;
-  opt.p_kill = static_cast<float>(a.p_kill);
-  opt.max_steps = static_cast<std::int32_t>(a.max_steps);
-  opt.seed = a.seed;
   TableCache cache;
   const TransportParams params = make_transport_params(geometry, materials, {}, &cache, opt);
+  // Both engines must reach every muon: the fast transport's tables too.
+  check_muon_rows(muons, params.row_limits(MomentumPolicy::refuse), source);
   TransportStats fs;
   const TransportResult fast = transport(params, muons, backend, a.threads, 0, &fs);
   std::printf("fast transport: %zu muons in %.3f s\n", fast.size(), fs.seconds);

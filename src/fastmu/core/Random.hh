@@ -19,6 +19,7 @@ enum class RngStream : std::uint32_t {
   fast_transport = 0x7a2b5f01u,
   table_build = 0x7ab1e001u,
   muon_source = 0x5005ce01u,
+  cosmic_flux = 0xf1c05e01u,  // the sea-level flux generator (flux/)
 };
 
 struct Philox4 {

@@ -1,4 +1,4 @@
-// GDML input (docs/geometry.md "GDML"): a Geant4 geometry of boxes, trds,
+// GDML input (docs/geometry-and-materials.md "GDML"): a Geant4 geometry of boxes, trds,
 // traps and arb8s placed in a box world with rotations about z only,
 // translated into the geometry JSON layout (interfaces.md "Geometry (JSON)")
 // so that one validator (GeometryParams::from_json) serves both formats.

@@ -1,4 +1,4 @@
-// GDML output (docs/geometry.md "GDML"): any fastmu geometry as a GDML file
+// GDML output (docs/geometry-and-materials.md "GDML"): any fastmu geometry as a GDML file
 // that Geant4's G4GDMLParser loads: define, materials, solids, structure,
 // setup. Each volume is its own logical volume placed in the world without
 // rotation (ARB8 vertices are written in world x, y, so no rotation is

@@ -133,6 +133,116 @@ void read_custom_materials(const Node& node, MaterialLibrary& materials) {
   }
 }
 
+// volumes[i] of the geometry JSON, checked; `material_id` gives (and
+// registers) the id of a material name node.
+template <class MaterialId>
+VolumeDesc read_volume(const Node& n, std::size_t i, const std::string& source,
+                       std::set<std::string>& names, MaterialId&& material_id,
+                       const std::array<double, 3>& world_lo,
+                       const std::array<double, 3>& world_hi) {
+  n.expect_object();
+  VolumeDesc v;
+  v.name = n.has("name") ? n.key("name").string() : fmt::format("volumes[{}]", i);
+  if (!names.insert(v.name).second) n.key("name").fail(fmt::format("duplicate name '{}'", v.name));
+  const std::string shape = n.require("shape").string();
+  if (shape == "box") {
+    n.allow_keys({"name", "shape", "min", "max", "material", "field"});
+    v.shape = VolumeShape::box;
+    v.lo = n.require("min").numbers<3>("[x, y, z]");
+    v.hi = n.require("max").numbers<3>("[x, y, z]");
+    for (int a = 0; a < 3; ++a) {
+      if (!(v.lo[a] < v.hi[a])) {
+        n.fail(fmt::format("degenerate box: min {} ({:g}) must be < max {} ({:g})", kAxis[a],
+                           v.lo[a], kAxis[a], v.hi[a]));
+      }
+    }
+  } else if (shape == "arb8") {
+    n.allow_keys({"name", "shape", "z_center", "dz", "vertices", "material", "field"});
+    v.shape = VolumeShape::arb8;
+    v.z_center = n.require("z_center").number();
+    v.dz = n.require("dz").number();
+    if (!(v.dz > 0)) n.key("dz").fail(fmt::format("must be > 0, got {:g}", v.dz));
+    const Node verts = n.require("vertices");
+    if (!verts.j.is_array() || verts.j.size() != 8) {
+      verts.fail(fmt::format("expected 8 [x, y] pairs, got {}", verts.j.is_array()
+                                                                    ? std::to_string(verts.j.size())
+                                                                    : verts.j.type_name()));
+    }
+    for (std::size_t k = 0; k < 8; ++k) {
+      const auto xy = verts.index(k).numbers<2>("an [x, y] pair");
+      v.vertices[k] = {xy[0], xy[1]};
+    }
+    normalise_arb8(v, fmt::format("{}: volumes[{}] ('{}')", source, i, v.name));
+  } else {
+    n.key("shape").fail(fmt::format("unknown shape '{}' (expected box or arb8)", shape));
+  }
+  const Node mat = n.require("material");
+  v.material_id = material_id(mat);
+  if (n.has("field")) v.field = n.key("field").numbers<3>("[Bx, By, Bz] in tesla");
+  for (int a = 0; a < 3; ++a) {
+    const double tol = 1e-9 * (1 + std::abs(world_lo[a]) + std::abs(world_hi[a]));
+    if (v.lo[a] < world_lo[a] - tol || v.hi[a] > world_hi[a] + tol) {
+      n.fail(fmt::format(
+          "volume '{}' extends outside the world ({} in [{:g}, {:g}], world [{:g}, {:g}])", v.name,
+          kAxis[a], v.lo[a], v.hi[a], world_lo[a], world_hi[a]));
+    }
+  }
+  return v;
+}
+
+// The field_map entry: only the reference here; the field library loads it.
+FieldMapSpec read_field_map(const Node& fm, const std::string& source,
+                            const std::optional<std::filesystem::path>& base_dir) {
+  fm.allow_keys({"file", "interpolation", "symmetry"});
+  FieldMapSpec spec;
+  const std::filesystem::path file = fm.require("file").string();
+  const std::filesystem::path base =
+      base_dir ? *base_dir : std::filesystem::path(source).parent_path();
+  spec.file = file.is_absolute() || base.empty() ? file : base / file;
+  if (!std::filesystem::exists(spec.file)) {
+    fm.key("file").fail(fmt::format("field map '{}' not found", spec.file.string()));
+  }
+  if (fm.has("interpolation")) {
+    const std::string s = fm.key("interpolation").string();
+    if (s == "nearest") {
+      spec.interpolation = FieldInterpolation::nearest;
+    } else if (s == "linear") {
+      spec.interpolation = FieldInterpolation::linear;
+    } else {
+      fm.key("interpolation").fail(fmt::format("expected \"nearest\" or \"linear\", got \"{}\"", s));
+    }
+  }
+  if (fm.has("symmetry")) {
+    const std::string s = fm.key("symmetry").string();
+    if (s == "none") {
+      spec.symmetry = FieldSymmetry::none;
+    } else if (s == "quadrant") {
+      spec.symmetry = FieldSymmetry::quadrant;
+    } else {
+      fm.key("symmetry").fail(fmt::format("expected \"none\" or \"quadrant\", got \"{}\"", s));
+    }
+  }
+  return spec;
+}
+
+// sensitive_planes[i]; a window axis left out spans the world.
+SensitivePlane read_plane(const Node& n, const std::array<double, 3>& world_lo,
+                          const std::array<double, 3>& world_hi) {
+  n.allow_keys({"z", "x", "y", "name"});
+  const double z = n.require("z").number();
+  if (z < world_lo[2] || z > world_hi[2]) {
+    n.key("z").fail(fmt::format("plane at z = {:g} is outside the world [{:g}, {:g}]", z,
+                                world_lo[2], world_hi[2]));
+  }
+  std::array<double, 2> x{world_lo[0], world_hi[0]}, y{world_lo[1], world_hi[1]};
+  if (n.has("x")) x = n.key("x").numbers<2>("[min, max]");
+  if (n.has("y")) y = n.key("y").numbers<2>("[min, max]");
+  if (!(x[0] < x[1])) n.key("x").fail("window min must be < max");
+  if (!(y[0] < y[1])) n.key("y").fail("window min must be < max");
+  return {static_cast<float>(z), static_cast<float>(x[0]), static_cast<float>(x[1]),
+          static_cast<float>(y[0]), static_cast<float>(y[1])};
+}
+
 }  // namespace
 
 GeometryParams GeometryParams::from_json_file(const std::filesystem::path& file,
@@ -161,7 +271,7 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
   root.allow_keys({"world", "volumes", "field_map", "sensitive_planes", "materials", "steps"});
 
   if (root.has("materials")) read_custom_materials(root.key("materials"), materials);
-  // Per-material step lengths [m] (transport/StepLengths.hh).
+  // Per-material step lengths [m] (transport/step/StepLengths.hh).
   if (root.has("steps")) {
     const Node steps = root.key("steps");
     steps.expect_object();
@@ -208,94 +318,16 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
     vols.expect_array();
     std::set<std::string> names;
     for (std::size_t i = 0; i < vols.j.size(); ++i) {
-      const Node n = vols.index(i);
-      n.expect_object();
-      VolumeDesc v;
-      v.name = n.has("name") ? n.key("name").string() : fmt::format("volumes[{}]", i);
-      if (!names.insert(v.name).second)
-        n.key("name").fail(fmt::format("duplicate name '{}'", v.name));
-      const std::string shape = n.require("shape").string();
-      if (shape == "box") {
-        n.allow_keys({"name", "shape", "min", "max", "material", "field"});
-        v.shape = VolumeShape::box;
-        v.lo = n.require("min").numbers<3>("[x, y, z]");
-        v.hi = n.require("max").numbers<3>("[x, y, z]");
-        for (int a = 0; a < 3; ++a) {
-          if (!(v.lo[a] < v.hi[a])) {
-            n.fail(fmt::format("degenerate box: min {} ({:g}) must be < max {} ({:g})", kAxis[a],
-                               v.lo[a], kAxis[a], v.hi[a]));
-          }
-        }
-      } else if (shape == "arb8") {
-        n.allow_keys({"name", "shape", "z_center", "dz", "vertices", "material", "field"});
-        v.shape = VolumeShape::arb8;
-        v.z_center = n.require("z_center").number();
-        v.dz = n.require("dz").number();
-        if (!(v.dz > 0)) n.key("dz").fail(fmt::format("must be > 0, got {:g}", v.dz));
-        const Node verts = n.require("vertices");
-        if (!verts.j.is_array() || verts.j.size() != 8) {
-          verts.fail(fmt::format(
-              "expected 8 [x, y] pairs, got {}",
-              verts.j.is_array() ? std::to_string(verts.j.size()) : verts.j.type_name()));
-        }
-        for (std::size_t k = 0; k < 8; ++k) {
-          const auto xy = verts.index(k).numbers<2>("an [x, y] pair");
-          v.vertices[k] = {xy[0], xy[1]};
-        }
-        normalise_arb8(v, fmt::format("{}: volumes[{}] ('{}')", source, i, v.name));
-      } else {
-        n.key("shape").fail(fmt::format("unknown shape '{}' (expected box or arb8)", shape));
-      }
-      const Node mat = n.require("material");
-      v.material_id = material_id(mat);
+      VolumeDesc v =
+          read_volume(vols.index(i), i, source, names, material_id, g.world_lo_, g.world_hi_);
       v.material = g.material_names_[v.material_id];
-      if (n.has("field")) v.field = n.key("field").numbers<3>("[Bx, By, Bz] in tesla");
-      for (int a = 0; a < 3; ++a) {
-        const double tol = 1e-9 * (1 + std::abs(g.world_lo_[a]) + std::abs(g.world_hi_[a]));
-        if (v.lo[a] < g.world_lo_[a] - tol || v.hi[a] > g.world_hi_[a] + tol) {
-          n.fail(fmt::format(
-              "volume '{}' extends outside the world ({} in [{:g}, {:g}], world [{:g}, {:g}])",
-              v.name, kAxis[a], v.lo[a], v.hi[a], g.world_lo_[a], g.world_hi_[a]));
-        }
-      }
       g.volumes_.push_back(std::move(v));
     }
   }
 
   // Field map: only the reference here; the field library loads it.
   if (root.has("field_map")) {
-    const Node fm = root.key("field_map");
-    fm.allow_keys({"file", "interpolation", "symmetry"});
-    FieldMapSpec spec;
-    const std::filesystem::path file = fm.require("file").string();
-    const std::filesystem::path base =
-        base_dir ? *base_dir : std::filesystem::path(source).parent_path();
-    spec.file = file.is_absolute() || base.empty() ? file : base / file;
-    if (!std::filesystem::exists(spec.file)) {
-      fm.key("file").fail(fmt::format("field map '{}' not found", spec.file.string()));
-    }
-    if (fm.has("interpolation")) {
-      const std::string s = fm.key("interpolation").string();
-      if (s == "nearest") {
-        spec.interpolation = FieldInterpolation::nearest;
-      } else if (s == "linear") {
-        spec.interpolation = FieldInterpolation::linear;
-      } else {
-        fm.key("interpolation")
-            .fail(fmt::format("expected \"nearest\" or \"linear\", got \"{}\"", s));
-      }
-    }
-    if (fm.has("symmetry")) {
-      const std::string s = fm.key("symmetry").string();
-      if (s == "none") {
-        spec.symmetry = FieldSymmetry::none;
-      } else if (s == "quadrant") {
-        spec.symmetry = FieldSymmetry::quadrant;
-      } else {
-        fm.key("symmetry").fail(fmt::format("expected \"none\" or \"quadrant\", got \"{}\"", s));
-      }
-    }
-    g.field_map_ = spec;
+    g.field_map_ = read_field_map(root.key("field_map"), source, base_dir);
   }
 
   // Sensitive planes; a window axis left out spans the world.
@@ -303,21 +335,7 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
     const Node planes = root.key("sensitive_planes");
     planes.expect_array();
     for (std::size_t i = 0; i < planes.j.size(); ++i) {
-      const Node n = planes.index(i);
-      n.allow_keys({"z", "x", "y", "name"});
-      const double z = n.require("z").number();
-      if (z < g.world_lo_[2] || z > g.world_hi_[2]) {
-        n.key("z").fail(fmt::format("plane at z = {:g} is outside the world [{:g}, {:g}]", z,
-                                    g.world_lo_[2], g.world_hi_[2]));
-      }
-      std::array<double, 2> x{g.world_lo_[0], g.world_hi_[0]}, y{g.world_lo_[1], g.world_hi_[1]};
-      if (n.has("x")) x = n.key("x").numbers<2>("[min, max]");
-      if (n.has("y")) y = n.key("y").numbers<2>("[min, max]");
-      if (!(x[0] < x[1])) n.key("x").fail("window min must be < max");
-      if (!(y[0] < y[1])) n.key("y").fail("window min must be < max");
-      g.planes_.push_back({static_cast<float>(z), static_cast<float>(x[0]),
-                           static_cast<float>(x[1]), static_cast<float>(y[0]),
-                           static_cast<float>(y[1])});
+      g.planes_.push_back(read_plane(planes.index(i), g.world_lo_, g.world_hi_));
     }
   }
 

@@ -1,7 +1,7 @@
 // Where the rows of an unfiltered HDF5 dataset lie in its file, so that they
 // can be read with positioned reads on all cores. HDF5 reads a dataset on the
-// calling thread (~1.3 GB/s on the GPU machine's Xeon, BENCHMARKS.md session
-// 7): most of the time a 4e7-muon run spends reading its 1.28 GB input.
+// calling thread (~1.3 GB/s on the GPU machine's Xeon, BENCHMARKS.md): most
+// of the time a 4e7-muon run spends reading its 1.28 GB input.
 // Datasets that are compressed, need a type conversion, or are not fully
 // allocated give no extents and are read through H5Dread.
 #pragma once

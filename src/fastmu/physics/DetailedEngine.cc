@@ -49,7 +49,7 @@ std::vector<MuonSample> run(const Material& material, const Volume& volume, Vec3
     for (std::size_t i = begin; i < end; ++i) {
       HistoryRng rng(seed, first_id + i, RngStream::detailed_physics);
       const double p0 = p_hi > p_lo ? p_lo + (p_hi - p_lo) * rng.uniform() : p_lo;
-      MuonTrack trk;
+      DetailedTrack trk;
       trk.kinetic = kinematics::kinetic_from_momentum(p0);
       trk.charge = charge;
       stepper.transport(trk, rng);

@@ -45,7 +45,7 @@ struct StepLimits {
 };
 
 // State of one muon. Lengths in metres, energies in GeV.
-struct MuonTrack {
+struct DetailedTrack {
   Vec3 pos{};
   Vec3 dir{0, 0, 1};
   double kinetic = 0;
@@ -56,7 +56,7 @@ struct MuonTrack {
 };
 
 // Volume: distance(pos, dir), safety(pos), inside(pos) (EngineGeometry.hh,
-// transport/DetailedRegion.hh). Field: on(), curvature_bound(p, charge, pos)
+// transport/detailed/DetailedRegion.hh). Field: on(), curvature_bound(p, charge, pos)
 // and advance(pos, dir, s, p, charge) (UniformField: exact helix; MappedField:
 // adaptive Runge-Kutta through a map).
 template <class Volume, class Field = UniformField>
@@ -68,7 +68,7 @@ class MuonStepper {
 
   // Transports the track until it leaves the volume or stops.
   template <class Rng>
-  void transport(MuonTrack& trk, Rng& rng) const {
+  void transport(DetailedTrack& trk, Rng& rng) const {
     trk.lambda_left = random::exponential(rng);
     if (opt_.decay)
       trk.proper_time_left_s = -constants::muon_lifetime_s * std::log(random::uniform(rng));
@@ -209,7 +209,7 @@ class MuonStepper {
   // 1e-12 m (the returned length ends just outside). An excursion shorter
   // than s / kScan that the end and the chord both miss is not seen: it lies
   // within the miss distance of the chord.
-  double track_exit(const MuonTrack& trk, double s, double p, Vec3 end) const {
+  double track_exit(const DetailedTrack& trk, double s, double p, Vec3 end) const {
     constexpr int kScan = 16;
     const Vec3 chord = end - trk.pos;
     const double len = norm(chord);
@@ -245,7 +245,7 @@ class MuonStepper {
   // geometry, each taken when shorter). `discrete_undercut`: the discrete
   // limit was shorter than the continuous one.
   double propose_step(double range, double xs_tot, double p, double bg, double dist,
-                      const MuonTrack& trk, int& limiter, bool& discrete_undercut) const {
+                      const DetailedTrack& trk, int& limiter, bool& discrete_undercut) const {
     limiter = kLimContinuous;
     double s = s_continuous(range);
     discrete_undercut = xs_tot > 0 && trk.lambda_left < s * xs_tot;
@@ -291,7 +291,7 @@ class MuonStepper {
   // the bound is one of the exact limit; otherwise the discrete length must
   // not be below the bound), and the linear loss needs s < 1 % of the range.
   bool range_is_needed(double s, double range_lo, int limiter, bool discrete_undercut,
-                       double xs_tot, const MuonTrack& trk) const {
+                       double xs_tot, const DetailedTrack& trk) const {
     if (!(range_lo > 0)) return true;
     if (!discrete_undercut) {
       if (limiter == kLimContinuous) return true;
@@ -309,7 +309,7 @@ class MuonStepper {
   }
 
   template <class Rng>
-  void interact(MuonTrack& trk, int q, double xs_pre, Rng& rng) const {
+  void interact(DetailedTrack& trk, int q, double xs_pre, Rng& rng) const {
     const double t = trk.kinetic;
     const double xs_post = tab_.xs_at(q, t);
     if (!(xs_post > 0) || random::uniform(rng) * xs_pre > xs_post)

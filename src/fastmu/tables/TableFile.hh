@@ -1,4 +1,4 @@
-// The HDF5 file of one material's tables for one step (layout: docs/tables.md).
+// The HDF5 file of one material's tables for one step (layout: docs/stepping-and-tables.md).
 #pragma once
 
 #include <filesystem>

@@ -11,7 +11,7 @@
 
 namespace fastmu {
 
-// Version of the HDF5 layout (docs/tables.md); bumped on any incompatible change.
+// Version of the HDF5 layout (docs/stepping-and-tables.md); bumped on any incompatible change.
 inline constexpr int kTableFormatVersion = 1;
 
 // Where a table came from and what it describes (the HDF5 attributes).

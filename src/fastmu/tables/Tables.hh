@@ -1,6 +1,6 @@
 // fastmu histogram tables: the one header to include.
 //
-// API summary (units: metres, GeV/c; layout and CLI in docs/tables.md)
+// API summary (units: metres, GeV/c; layout and CLI in docs/stepping-and-tables.md)
 //
 //   Loading and using a table (transport):
 //     TableParams t = load_table("fe.h5", step_m);     // validates; one-line fastmu::Error

@@ -20,7 +20,10 @@ enum class MuonStatus : std::int32_t {
   left_world = 2,
   step_limit = 3,
   outside_window = 4,  // crossed a sensitive plane outside its window
+  above_tables = 5,    // |p| above the tables' top (MomentumPolicy::stop): not transported
 };
+// Final statuses 0 .. kMuonStatusCount - 1.
+inline constexpr int kMuonStatusCount = 6;
 
 struct MuonBatch {
   std::vector<float> px, py, pz;  // GeV/c

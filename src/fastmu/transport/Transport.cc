@@ -10,9 +10,9 @@
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Trace.hh"
-#include "fastmu/transport/CpuTransport.hh"
-#include "fastmu/transport/CudaSession.hh"
-#include "fastmu/transport/CudaTransport.hh"
+#include "fastmu/transport/cpu/CpuTransport.hh"
+#include "fastmu/transport/cuda/CudaSession.hh"
+#include "fastmu/transport/cuda/CudaTransport.hh"
 
 namespace fastmu {
 
@@ -65,7 +65,7 @@ void tally(const TransportResult& r, TransportStats& st) {
   st.steps = r.total_steps();
   st.by_status = {};
   for (auto s : r.status) {
-    if (s >= 0 && s < 5) ++st.by_status[static_cast<std::size_t>(s)];
+    if (s >= 0 && s < kMuonStatusCount) ++st.by_status[static_cast<std::size_t>(s)];
   }
 }
 
@@ -115,7 +115,7 @@ void prepare_transport(const TransportParams& params, Backend backend, std::size
   const ResidentGpus resident(params, first_devices(resolve_gpu_count(gpus)));
   trace("prepare: inputs resident on the GPUs");
   cuda::prepare_streamed(resident.targets(), batch);
-  trace("prepare: lanes ready, kernels loaded");
+  trace("prepare: streams ready, kernels loaded");
 }
 
 void transport_into(TransportResult& result, const TransportParams& params, const MuonBatch& in,
@@ -135,7 +135,7 @@ void transport_into(TransportResult& result, const TransportParams& params, cons
     cuda::transport_streamed(resident.targets(), in, first_id, options, result, &ss);
     st.kernel_seconds = ss.kernel_s;
     st.steps = ss.steps;
-    st.by_status = ss.by_status;
+    std::copy(ss.by_status.begin(), ss.by_status.end(), st.by_status.begin());
   } else if (backend == Backend::cuda) {
     result = TransportResult{};
     result.first_id = first_id;
@@ -166,11 +166,11 @@ namespace cuda {
 int device_count() { return 0; }
 void set_device(int) { throw Error("this fastmu was built without CUDA"); }
 int current_device() { throw Error("this fastmu was built without CUDA"); }
-struct GpuLanes::Impl {};
-GpuLanes::GpuLanes(int device) : device_(device) {
+struct GpuStreams::Impl {};
+GpuStreams::GpuStreams(int device) : device_(device) {
   throw Error("this fastmu was built without CUDA");
 }
-GpuLanes::~GpuLanes() = default;
+GpuStreams::~GpuStreams() = default;
 void transport_streamed(const std::vector<GpuTarget>&, const MuonBatch&, std::uint64_t,
                         const StreamedOptions&, TransportResult&, StreamedStats*) {
   throw Error("this fastmu was built without CUDA");
@@ -186,20 +186,22 @@ const void* DeviceArena::copy_bytes(const void*, std::size_t) {
   throw Error("this fastmu was built without CUDA");
 }
 TransportResult transport(const TransportView&, const MuonBatch&, std::uint64_t, std::size_t,
-                          KernelTiming*) {
-  throw Error("this fastmu was built without CUDA");
-}
-void transport_rows(const TransportView&, const MuonBatch&, std::size_t, std::size_t,
-                    TransportResult&, std::size_t, KernelTiming*) {
+                          GpuStreams*) {
   throw Error("this fastmu was built without CUDA");
 }
 void transport_device(const TransportView&, const float*, std::size_t, int, const DeviceColumns&,
                       std::uint64_t, void*) {
   throw Error("this fastmu was built without CUDA");
 }
+std::size_t first_bad_row(const float*, std::size_t, int, double, void*) {
+  throw Error("this fastmu was built without CUDA");
+}
+void copy_to_host(void*, const void*, std::size_t, void*) {
+  throw Error("this fastmu was built without CUDA");
+}
 WindowObjectiveResult window_objective(const TransportView&, const FieldParameterView&,
                                        const ObjectiveMuonsIn&, const WindowObjectiveOptions&,
-                                       GpuLanes&) {
+                                       GpuStreams&) {
   throw Error("this fastmu was built without CUDA");
 }
 }  // namespace cuda

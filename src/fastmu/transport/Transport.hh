@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "fastmu/transport/CudaTransport.hh"
 #include "fastmu/transport/MuonBatch.hh"
 #include "fastmu/transport/TransportParams.hh"
+#include "fastmu/transport/cuda/CudaTransport.hh"
 
 namespace fastmu {
 
@@ -35,7 +35,7 @@ struct TransportStats {
   double kernel_seconds = 0;  // GPU: time with a transport kernel running; CPU: seconds
   std::uint64_t muons = 0;    // muons transported (all of them, kept or not)
   std::uint64_t steps = 0;    // muon-steps taken (all muons)
-  std::array<std::uint64_t, 5> by_status{};  // muons per final MuonStatus 0..4 (all muons)
+  std::array<std::uint64_t, kMuonStatusCount> by_status{};  // muons per final MuonStatus (all)
 };
 
 // Transports `in` (muon ids first_id, first_id + 1, ...) on `threads` CPU

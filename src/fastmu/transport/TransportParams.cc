@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/transport/StepOptionsCheck.hh"
 
 namespace fastmu {
 
@@ -18,15 +19,7 @@ TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
                                  const TableLadders& shorter, const TableLadders& longer)
     : geometry_(std::move(geometry)), options_(options) {
   const std::string& src = geometry_->source();
-  if (!(options.step > 0) || !std::isfinite(options.step)) {
-    throw Error(fmt::format("--step: {} m is not a positive length", options.step));
-  }
-  if (!(options.p_kill >= 0) || !std::isfinite(options.p_kill)) {
-    throw Error(fmt::format("--p-kill: {} GeV/c is not a non-negative momentum", options.p_kill));
-  }
-  if (options.max_steps <= 0) {
-    throw Error(fmt::format("--max-steps: {} is not a positive number", options.max_steps));
-  }
+  check_step_options(options);
   const auto& names = geometry_->material_names();
   tables_.resize(names.size());
   table_logs_.resize(names.size());
@@ -87,6 +80,7 @@ TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
       }
     }
   }
+  options_.p_max = static_cast<float>(tables_top());
   if (const auto& spec = geometry_->field_map()) {
     field_ = FieldMapParams::from_spec(*spec);
     const auto& lo = field_->lo();
@@ -101,6 +95,25 @@ TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
       field_hi_.y = -field_lo_.y;
     }
   }
+}
+
+double TransportParams::tables_top() const {
+  double top = kMaxStepMomentum;
+  auto lower = [&](const std::shared_ptr<const TableParams>& t) {
+    if (t) top = std::min(top, static_cast<double>(t->host_view().p_max));
+  };
+  for (std::size_t m = 0; m < tables_.size(); ++m) {
+    lower(tables_[m]);
+    for (const auto& t : shorter_[m]) lower(t);
+    for (const auto& t : longer_[m]) lower(t);
+  }
+  return top;
+}
+
+MuonRowLimits TransportParams::row_limits(MomentumPolicy policy) const {
+  MuonRowLimits limits;
+  if (policy == MomentumPolicy::refuse) limits.p_max = options_.p_max;
+  return limits;
 }
 
 }  // namespace fastmu

@@ -12,6 +12,7 @@
 #include "fastmu/field/FieldMapParams.hh"
 #include "fastmu/geometry/GeometryParams.hh"
 #include "fastmu/tables/TableParams.hh"
+#include "fastmu/transport/MuonRowCheck.hh"
 #include "fastmu/transport/TransportView.hh"
 
 namespace fastmu {
@@ -38,7 +39,13 @@ class TransportParams {
 
   const GeometryParams& geometry() const { return *geometry_; }
   const std::shared_ptr<const GeometryParams>& geometry_ptr() const { return geometry_; }
+  // The step options as given, with p_max the tables' top (tables_top).
   const StepOptions& options() const { return options_; }
+  // The lowest top momentum of all tables [GeV/c] (kMaxStepMomentum without
+  // tables): above it the tables say nothing.
+  double tables_top() const;
+  // What a muon row is checked against under `policy` (MuonRowCheck.hh).
+  MuonRowLimits row_limits(MomentumPolicy policy) const;
   const std::optional<FieldMapParams>& field_map() const { return field_; }
   // Tables by material id (null for vacuum): the material's step d.
   const std::vector<std::shared_ptr<const TableParams>>& tables() const { return tables_; }

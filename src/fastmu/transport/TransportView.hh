@@ -10,8 +10,8 @@
 #include "fastmu/field/FieldMapView.hh"
 #include "fastmu/geometry/GeometryView.hh"
 #include "fastmu/tables/TableView.hh"
-#include "fastmu/transport/MaterialTable.hh"
-#include "fastmu/transport/StepPhysics.hh"
+#include "fastmu/transport/step/MaterialTable.hh"
+#include "fastmu/transport/step/StepPhysics.hh"
 
 namespace fastmu {
 

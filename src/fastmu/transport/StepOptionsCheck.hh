@@ -1,0 +1,32 @@
+// The one check of the step options, used by `fastmu run`, `fastmu validate`,
+// the Python bindings and TransportParams, so that they accept
+// the same values and name a bad one with the same words.
+#pragma once
+
+#include <cstdint>
+
+#include "fastmu/transport/step/StepPhysics.hh"
+
+namespace fastmu {
+
+// The options as a user gives them (wide types: the ranges are checked
+// before they are narrowed to StepOptions' float and int32).
+struct StepSettings {
+  double step = 0.02;    // table step [m]
+  double p_kill = 0.18;  // GeV/c
+  std::int64_t max_steps = 100000;
+  std::uint64_t seed = 1;
+  std::int64_t long_steps = kDefaultLongSteps;
+};
+
+// Largest table step a user may ask for [m].
+inline constexpr double kMaxTableStep = 1000.0;
+inline constexpr std::int64_t kMaxLongSteps = 8;
+
+// StepOptions from `s`, or fastmu::Error naming the option ("--max-steps: ...").
+StepOptions checked_step_options(const StepSettings& s);
+
+// Throws fastmu::Error when `o` is out of range (as checked_step_options).
+void check_step_options(const StepOptions& o);
+
+}  // namespace fastmu

@@ -1,0 +1,123 @@
+#include "fastmu/transport/cuda/ObjectiveKernels.cuh"
+
+#include "fastmu/transport/gradient/FieldTangents.hh"
+#include "fastmu/transport/step/StepPhysics.hh"
+
+namespace fastmu::cuda {
+namespace {
+
+// A queue job of the objective: the muon, with its tangents when kGradient,
+// then its contribution written at its index. The tangents are the kernel's
+// local (`tan`): held apart, the job stays small enough to live in registers.
+template <bool kGradient>
+struct ObjectiveJob {
+  const TransportView& view;
+  const FieldParameterView& fp;
+  ObjectiveMuons m;
+  std::int32_t plane;
+  double smoothing, max_tangent;
+  FieldTangents& tan;
+  std::int32_t np = kGradient ? fp.n_params : 0;
+
+  __device__ __forceinline__ MuonTrack load(std::size_t i) {
+    const MuonTrack t =
+        make_track(Vec3f{m.x[i], m.y[i], m.z[i]}, Vec3f{m.px[i], m.py[i], m.pz[i]}, m.pdg[i]);
+    if (kGradient) tan.reset(fp);
+    return t;
+  }
+  __device__ __forceinline__ void step(const TransportView& v, MuonTrack& t, std::uint64_t id) {
+    if (kGradient) {
+      transport_step(v, t, id, tan);
+    } else {
+      transport_step(v, t, id);
+    }
+  }
+  __device__ __forceinline__ void store(std::size_t i, const MuonTrack& t) const {
+    double hard;
+    double grad[kMaxFieldParameters];
+    m.value[i] =
+        detail::window_contribution(t, view.planes[plane], plane, smoothing, m.weight[i],
+                                    kGradient ? &tan : nullptr, np, hard, grad, max_tangent);
+    m.hard[i] = hard;
+    for (std::int32_t k = 0; k < np; ++k) m.grad[i * static_cast<std::size_t>(np) + k] = grad[k];
+    m.status[i] = t.status;
+    m.steps[i] = t.steps;
+  }
+};
+
+// The value-only pass is compiled apart, without tangents, with the forward
+// kernel's bound. With tangents: four blocks per SM (at most 128 registers;
+// three or two blocks, measured on one H200, were 3-12 % slower).
+template <int kMinBlocks, bool kGradient>
+__global__ void __launch_bounds__(kTransportBlock, kMinBlocks)
+    objective_kernel(const __grid_constant__ TransportView view,
+                     const __grid_constant__ FieldParameterView fp, ObjectiveMuons m,
+                     MuonQueue queue, std::uint64_t first_id, std::int32_t plane, double smoothing,
+                     double max_tangent) {
+  FieldTangents tan;  // reset at each muon's load
+  ObjectiveJob<kGradient> job{view, fp, m, plane, smoothing, max_tangent, tan};
+  run_queue(view, queue, first_id, job);
+}
+constexpr int kGradientBlocksPerSm = 4;
+
+// One thread per block and quantity.
+__global__ void objective_sum_kernel(detail::ObjectiveColumns c, std::size_t blocks,
+                                     double* partials) {
+  const std::int32_t nq = detail::objective_sum_quantities(c.n_params);
+  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= blocks * static_cast<std::size_t>(nq)) return;
+  const std::size_t b = t / static_cast<std::size_t>(nq);
+  const auto q = static_cast<std::int32_t>(t % static_cast<std::size_t>(nq));
+  partials[t] = detail::objective_block_sum(c, b, q);
+}
+
+__global__ void unpack_rows_kernel(const float* rows, std::size_t n, int ncol, float* x, float* y,
+                                   float* z, float* px, float* py, float* pz, std::int32_t* pdg,
+                                   double* weight) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float* row = rows + i * static_cast<std::size_t>(ncol);
+  px[i] = row[0], py[i] = row[1], pz[i] = row[2];
+  x[i] = row[3], y[i] = row[4], z[i] = row[5];
+  pdg[i] = static_cast<std::int32_t>(lrintf(row[6]));
+  weight[i] = ncol > 7 ? static_cast<double>(row[7]) : 1.0;
+}
+
+template <class Kernel>
+void launch_pass(Kernel kernel, const TransportView& view, const FieldParameterView& fp,
+                 const ObjectiveMuons& m, const MuonQueue& queue, const ObjectivePass& pass,
+                 cudaStream_t stream) {
+  kernel<<<queue_grid(kernel, kTransportBlock, queue.n), kTransportBlock, 0, stream>>>(
+      view, fp, m, queue, pass.first_id, pass.plane, pass.smoothing, pass.max_tangent);
+}
+
+}  // namespace
+
+void launch_objective(const TransportView& view, const FieldParameterView& fp,
+                      const ObjectiveMuons& m, const MuonQueue& queue, const ObjectivePass& pass,
+                      cudaStream_t stream) {
+  if (pass.gradient) {
+    launch_pass(objective_kernel<kGradientBlocksPerSm, true>, view, fp, m, queue, pass, stream);
+  } else {
+    launch_pass(objective_kernel<kTransportBlocksPerSm, false>, view, fp, m, queue, pass, stream);
+  }
+  FASTMU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_objective_sums(const detail::ObjectiveColumns& c, std::size_t blocks, double* partials,
+                           cudaStream_t stream) {
+  const std::size_t nq = static_cast<std::size_t>(detail::objective_sum_quantities(c.n_params));
+  objective_sum_kernel<<<static_cast<unsigned>((blocks * nq + 127) / 128), 128, 0, stream>>>(
+      c, blocks, partials);
+  FASTMU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_unpack_rows(const float* rows, std::size_t n, int ncol, float* x, float* y, float* z,
+                        float* px, float* py, float* pz, std::int32_t* pdg, double* weight,
+                        cudaStream_t stream) {
+  const unsigned grid = static_cast<unsigned>((n + 255) / 256);
+  unpack_rows_kernel<<<grid, 256, 0, stream>>>(rows, n, ncol, x, y, z, px, py, pz, pdg, weight);
+  FASTMU_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace fastmu::cuda

@@ -1,0 +1,302 @@
+// Forward-mode (pathwise) derivatives of a muon's state with respect to field
+// parameters, carried beside the state through the step of StepPhysics.hh.
+//
+// A field parameter theta_k scales the uniform field of some volumes: the
+// field of volume v is B_v(theta), and FieldParameterView gives, per volume,
+// the parameter it depends on (or none) and dB_v/dtheta (a SHiP magnet's
+// B column: ShipShield.hh ship_field_parameters). The random numbers of every
+// step are those of the forward transport (common random numbers: Philox
+// keyed by seed, muon id and step index), and every random quantity of a step
+// is held fixed: the momentum bin, the alias cell and its jitter (so the
+// fractional loss and the kick), the azimuth, and the ladder entry. What is
+// differentiated, per step (finish_step's hooks):
+//  - the start: u = p / |p|, so du = (dp - u (u . dp)) / |p|, d|p| = u . dp;
+//  - the move: RK4 (the same sub-steps, stage points and renormalisation as
+//    rk4_step) with kappa = q c / |p| (d kappa = -kappa d|p| / |p|) and the
+//    field B + dB/dtheta_k of the start volume at every stage; a straight line
+//    without field (dr += h du). The spatial derivative of the field is zero
+//    inside a volume of uniform field; that of a field map is not taken;
+//  - a step ending on a sensitive plane: the end point stays on the plane,
+//    dr -> dr - u (dr_z / u_z) and du -> du + (du/ds) ds with ds = -dr_z / u_z;
+//  - a step cut at a boundary: the end point stays on the boundary face
+//    (normal n, GeometryView::boundary_normal), ds = -(n . dr) / (n . u), and
+//    the path length h of the interaction changes by ds (to_boundary). A whole
+//    table step keeps its length d;
+//  - the interaction: p' = |p| R(u) l with l = (k cos phi, k sin phi, 1 - f)
+//    fixed but for its dependence on h (f ~ h, k ~ sqrt(h));
+//    dp' = d|p| R(u) l + |p| (dR/du . du) l + |p| R(u) dl/dh dh, R being
+//    rotate_from_z (the exact derivative of its construction: near u = +-z it
+//    varies fast, as the function itself does).
+// Not differentiated (the pathwise estimator ignores these discontinuities):
+// changes of volume, material, momentum bin, step count (which shifts the
+// random numbers of the later steps) or final status under a change of the
+// parameters. The finite-difference tests measure what that leaves out.
+#pragma once
+
+#include <cstdint>
+
+#include "fastmu/core/FastMath.hh"
+#include "fastmu/core/Macros.hh"
+#include "fastmu/core/Vec3.hh"
+#include "fastmu/transport/step/StepPhysics.hh"
+
+namespace fastmu {
+
+// The most field parameters one transport differentiates with respect to.
+inline constexpr std::int32_t kMaxFieldParameters = 16;
+
+// Which parameter each volume's uniform field depends on (host or device
+// pointers, indexed by geometry volume; the world region depends on none).
+struct FieldParameterView {
+  std::int32_t n_params = 0;                   // <= kMaxFieldParameters
+  const std::int32_t* volume_param = nullptr;  // parameter of volume v, or -1
+  const Vec3f* volume_dfield = nullptr;        // dB_v / dtheta [T per unit of theta]
+  std::int32_t n_volumes = 0;
+  // c of FieldTangents::to_boundary: 1 / (n . u) -> (n . u) / ((n . u)^2 + c^2).
+  float cosine_softening = 0.0f;
+};
+
+// The derivative of rotate_from_z(l, u) with respect to u along du.
+FASTMU_HD FASTMU_FORCEINLINE Vec3f rotate_from_z_tangent(Vec3f l, Vec3f u, Vec3f du) {
+  const float perp2 = u.x * u.x + u.y * u.y;
+  if (perp2 <= 1e-20f) return l.z * du;  // the constant frame at the pole
+  const float perp = sqrtf(perp2);
+  const float inv = 1.0f / perp;
+  const float dperp = (u.x * du.x + u.y * du.y) * inv;
+  const float dinv = -dperp * inv * inv;
+  const float ax = u.x * u.z * l.x - u.y * l.y;
+  const float ay = u.y * u.z * l.x + u.x * l.y;
+  const float dax = (du.x * u.z + u.x * du.z) * l.x - du.y * l.y;
+  const float day = (du.y * u.z + u.y * du.z) * l.x + du.x * l.y;
+  return {dax * inv + ax * dinv + du.x * l.z, day * inv + ay * dinv + du.y * l.z,
+          -dperp * l.x + du.z * l.z};
+}
+
+// The tangents dr/dtheta_k and dp/dtheta_k of one muon (k < n_params), the
+// policy that finish_step's hooks call (StepPhysics.hh, Tangent::kActive).
+struct FieldTangents {
+  static constexpr bool kActive = true;
+
+  FieldParameterView params;
+  Vec3f dr[kMaxFieldParameters];
+  Vec3f dp[kMaxFieldParameters];
+  // Within a step, after the move: d|p| and du.
+  float dpm[kMaxFieldParameters];
+  Vec3f du[kMaxFieldParameters];
+  float dh[kMaxFieldParameters];  // change of the path length (boundary-limited steps)
+
+  FASTMU_HD void reset(const FieldParameterView& p) {
+    params = p;
+    for (std::int32_t k = 0; k < params.n_params; ++k) {
+      dr[k] = Vec3f{};
+      dp[k] = Vec3f{};
+    }
+  }
+
+  // The move of length h from `start` (move_along's sub-steps) with the
+  // start volume's field derivative.
+  template <class FieldFn>
+  FASTMU_HD FASTMU_FORCEINLINE void move(RayState start, float pm, bool in_field, float kappa,
+                                         float b_abs, float h, std::int32_t volume,
+                                         FieldFn&& field_at) {
+    const std::int32_t n = params.n_params;
+    const float inv_pm = 1.0f / pm;
+    for (std::int32_t k = 0; k < n; ++k) {
+      dh[k] = 0.0f;
+      dpm[k] = dot(start.u, dp[k]);
+      du[k] = inv_pm * (dp[k] - dpm[k] * start.u);
+    }
+    if (!in_field) {
+      for (std::int32_t k = 0; k < n; ++k) dr[k] += h * du[k];
+      return;
+    }
+    std::int32_t kb = -1;
+    Vec3f db{};
+    if (volume >= 0 && volume < params.n_volumes) {
+      kb = params.volume_param[volume];
+      db = params.volume_dfield[volume];
+    }
+    const float turn = fabsf(kappa) * b_abs * h;
+    std::int32_t steps = 1;
+    float hs = h;
+    if (turn > kMaxTurn) {
+      steps = static_cast<std::int32_t>(turn * (1.0f / kMaxTurn)) + 1;
+      hs = h / static_cast<float>(steps);
+    }
+    for (std::int32_t j = 0; j < steps; ++j)
+      start = rk4(start, kappa, inv_pm, hs, kb, db, field_at);
+  }
+
+  // A step cut at a boundary: its end stays on the boundary, so the path
+  // length changes by ds = -(n . dr) / (n . u) (n: the normal of the face
+  // crossed, of the start volume or, from the world region, of the volume
+  // entered), the end point and direction move along the path by ds, and
+  // the interaction's loss and kick follow the path length (dh).
+  // Only where something changes across the face (material, field or its
+  // parameter): between two volumes of the same material and field (the two
+  // halves of a SHiP core) the crossing only shifts where later steps begin,
+  // whose effect has zero mean and, at the grazing angles of muons running
+  // along such a face, a huge variance; there the length is held, as on the
+  // tiny steps of a track crawling along a face (h <= kTinyStep) and where
+  // no face is found.
+  // At grazing incidence 1 / (n . u) is unbounded, and a muon that crosses
+  // faces at small angles again and again (a slow muon between a core and
+  // its yoke) multiplies its tangents by it each time: the exact pathwise
+  // derivative, but of unbounded variance. The factor is softened to
+  // (n . u) / ((n . u)^2 + c^2) with c = params.cosine_softening: exact to
+  // 1 % above 10 c, at most 1 / (2 c). The default is c = 0, the exact
+  // factor: a muon of 200-400 GeV/c swept through a SHiP core crosses its
+  // side (into the return yoke, whose field is reversed) at a few mrad,
+  // where c = 0.01 (the former default) cut the boundary term by half or
+  // more and left the field gradient of the first magnets 13-34 % too large
+  // (docs/python-and-gradients.md "Gradients"; GradientTest GrazingCrossingOfAFieldFace).
+  // The variance of the rare chaotic paths is bounded where the objective
+  // uses the tangents (WindowObjectiveOptions::max_tangent), not here.
+  // A whole step in a field whose curved path left the volume without being
+  // cut (finish_step locates no end whose sagitta is below
+  // kBoundaryTolerance) switches field at its end, a point that jumps by a
+  // step as the parameters change: its boundary term is this one too, the
+  // face crossed being the one nearest the end.
+  template <class Env>
+  FASTMU_HD FASTMU_FORCEINLINE void to_boundary(const Env& env, RayState end, const Location& from,
+                                                float kappa, Vec3f b, float h) {
+    if (!(h > kTinyStep) || !env.in_world(end.r)) return;
+    // Still inside the volume by its signed excess (boxes, planar ARB8s): no
+    // boundary crossed, and no location needed (most uncut whole steps).
+    float g = 0.0f;
+    if (from.volume >= 0 && env.boundary_excess(from.volume, end.r, g) && g <= 0.0f) return;
+    float unused;
+    const Location to = env.locate(end.r, unused);
+    if (to.material == from.material && to.field.x == from.field.x && to.field.y == from.field.y &&
+        to.field.z == from.field.z && same_dependence(to.volume, from.volume)) {
+      return;
+    }
+    const std::int32_t volume = from.volume >= 0 ? from.volume : to.volume;
+    Vec3f n;
+    if (volume < 0 || !env.boundary_normal(volume, end.r, n)) return;
+    const float un = dot(n, end.u);
+    const Vec3f dudsv = kappa * cross(end.u, b);
+    const float c = params.cosine_softening;
+    const float den = un * un + c * c;
+    const float inv_un = den > 0.0f ? un / den : 0.0f;  // c = 0 and a face crossed along it
+    for (std::int32_t k = 0; k < params.n_params; ++k) {
+      const float ds = -dot(n, dr[k]) * inv_un;
+      dr[k] += ds * end.u;
+      du[k] += ds * dudsv;
+      dh[k] = ds;
+    }
+  }
+
+  // The end of the move put on the sensitive plane (z fixed).
+  FASTMU_HD FASTMU_FORCEINLINE void to_plane(Vec3f u, float kappa, Vec3f b) {
+    const Vec3f dudsv = kappa * cross(u, b);
+    const float inv_uz = 1.0f / u.z;
+    for (std::int32_t k = 0; k < params.n_params; ++k) {
+      const float ds = -dr[k].z * inv_uz;
+      dr[k] += ds * u;
+      dr[k].z = 0.0f;
+      du[k] += ds * dudsv;
+    }
+  }
+
+  // The table interaction (apply_table_interaction's sample, held fixed).
+  FASTMU_HD FASTMU_FORCEINLINE void interact(const MaterialTableView& m, std::int32_t bin, float pm,
+                                             Vec3f u, float h, float h_over_d, Philox4 rn,
+                                             bool mid_kick) {
+    SampledLoss s = table_cell_value(m, bin, sample_cell(m.t, bin, rn.v[0]), rn.v[1]);
+    if (h_over_d != 1.0f) {
+      s.loss_frac *= h_over_d;
+      s.kick_frac *= sqrtf(h_over_d);
+    }
+    if (s.loss_frac >= 1.0f) {
+      for (std::int32_t k = 0; k < params.n_params; ++k) dp[k] = Vec3f{};
+      return;
+    }
+    float sin_phi, cos_phi;
+    sincos_two_pi(to_unit_open_f(rn.v[2]), sin_phi, cos_phi);
+    const Vec3f local{s.kick_frac * cos_phi, s.kick_frac * sin_phi, 1.0f - s.loss_frac};
+    const Vec3f dir = rotate_from_z(local, u);
+    // d local / dh: the loss is linear in h, the kick goes as sqrt(h).
+    const float inv_h = 1.0f / h;
+    const Vec3f dlocal_dh{0.5f * local.x * inv_h, 0.5f * local.y * inv_h, -s.loss_frac * inv_h};
+    const Vec3f ddir_dh = rotate_from_z(dlocal_dh, u);
+    // The kick at the step's middle (mid_step_kick_shift, a whole step: h
+    // fixed): r += 0.5 h (dir / |local| - u).
+    const float half_h = mid_kick ? 0.5f * h : 0.0f;
+    const float half_h_norm = half_h / sqrtf(dot(local, local));
+    for (std::int32_t k = 0; k < params.n_params; ++k) {
+      const Vec3f ddir = rotate_from_z_tangent(local, u, du[k]);
+      dp[k] = dpm[k] * dir + pm * (ddir + dh[k] * ddir_dh);
+      dr[k] += half_h_norm * ddir - half_h * du[k];
+    }
+  }
+
+  // Whether two volumes' fields depend on the parameters alike.
+  FASTMU_HD bool same_dependence(std::int32_t a, std::int32_t b) const {
+    const bool ha = a >= 0 && a < params.n_volumes, hb = b >= 0 && b < params.n_volumes;
+    const std::int32_t pa = ha ? params.volume_param[a] : -1;
+    const std::int32_t pb = hb ? params.volume_param[b] : -1;
+    if (pa != pb) return false;
+    if (pa < 0) return true;
+    const Vec3f da = params.volume_dfield[a], db = params.volume_dfield[b];
+    return da.x == db.x && da.y == db.y && da.z == db.z;
+  }
+
+  // No interaction (vacuum): p = |p| u.
+  FASTMU_HD FASTMU_FORCEINLINE void no_interaction(float pm, Vec3f u) {
+    for (std::int32_t k = 0; k < params.n_params; ++k) dp[k] = dpm[k] * u + pm * du[k];
+  }
+
+ private:
+  FASTMU_HD static FASTMU_FORCEINLINE Vec3f dforce(float kappa, float dkappa, Vec3f u, Vec3f du,
+                                                   Vec3f b, Vec3f db) {
+    return dkappa * cross(u, b) + kappa * (cross(du, b) + cross(u, db));
+  }
+
+  // One RK4 step as rk4_step, with the tangents; returns the primal end.
+  template <class FieldFn>
+  FASTMU_HD FASTMU_FORCEINLINE RayState rk4(RayState s, float kappa, float inv_pm, float h,
+                                            std::int32_t kb, Vec3f db, FieldFn&& field) {
+    const float h2 = 0.5f * h;
+    const Vec3f b1 = field(s.r);
+    const Vec3f k1u = kappa * cross(s.u, b1);
+    const Vec3f u2 = s.u + h2 * k1u;
+    const Vec3f r2 = s.r + h2 * s.u;
+    const Vec3f b2 = field(r2);
+    const Vec3f k2u = kappa * cross(u2, b2);
+    const Vec3f u3 = s.u + h2 * k2u;
+    const Vec3f r3 = s.r + h2 * u2;
+    const Vec3f b3 = field(r3);
+    const Vec3f k3u = kappa * cross(u3, b3);
+    const Vec3f u4 = s.u + h * k3u;
+    const Vec3f r4 = s.r + h * u3;
+    const Vec3f b4 = field(r4);
+    const Vec3f k4u = kappa * cross(u4, b4);
+    const float h6 = h * (1.0f / 6.0f);
+    RayState out;
+    out.r = s.r + h6 * (s.u + 2.0f * u2 + 2.0f * u3 + u4);
+    const Vec3f uraw = s.u + h6 * (k1u + 2.0f * k2u + 2.0f * k3u + k4u);
+    const double uu = static_cast<double>(uraw.x) * uraw.x + static_cast<double>(uraw.y) * uraw.y +
+                      static_cast<double>(uraw.z) * uraw.z;
+    const float inv = static_cast<float>(1.0 / sqrt(uu));
+    out.u = inv * uraw;
+    for (std::int32_t k = 0; k < params.n_params; ++k) {
+      const float dkappa = -kappa * dpm[k] * inv_pm;
+      const Vec3f dbk = k == kb ? db : Vec3f{};
+      const Vec3f d1 = du[k];
+      const Vec3f dk1 = dforce(kappa, dkappa, s.u, d1, b1, dbk);
+      const Vec3f d2 = d1 + h2 * dk1;
+      const Vec3f dk2 = dforce(kappa, dkappa, u2, d2, b2, dbk);
+      const Vec3f d3 = d1 + h2 * dk2;
+      const Vec3f dk3 = dforce(kappa, dkappa, u3, d3, b3, dbk);
+      const Vec3f d4 = d1 + h * dk3;
+      const Vec3f dk4 = dforce(kappa, dkappa, u4, d4, b4, dbk);
+      dr[k] += h6 * (d1 + 2.0f * d2 + 2.0f * d3 + d4);
+      const Vec3f draw = d1 + h6 * (dk1 + 2.0f * dk2 + 2.0f * dk3 + dk4);
+      du[k] = inv * (draw - dot(out.u, draw) * out.u);
+    }
+    return out;
+  }
+};
+
+}  // namespace fastmu
