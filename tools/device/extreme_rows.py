@@ -53,7 +53,7 @@ def write_input(path, rows):
     with open(path, "w") as f:
         f.write(",".join(COLUMNS) + "\n")
         for r in rows:
-            f.write(",".join(repr(float(v)) for v in r[:6]) + f",{int(r[6])},{r[7]!r}\n")
+            f.write(",".join(repr(float(v)) for v in r[:6]) + f",{int(r[6])},{float(r[7])!r}\n")
 
 
 def read_output(path):

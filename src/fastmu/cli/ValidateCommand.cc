@@ -48,13 +48,17 @@ struct ValidateArgs {
   std::string backend = "auto";
 };
 
-// Documented defaults (README "fastmu validate"); a --tolerances JSON
-// overrides any of them.
+// Documented defaults (docs/detailed-engine-and-validation.md, "fastmu
+// validate"); a --tolerances JSON overrides any of them. Each statistical
+// limit lets a check fail by chance with probability ~1e-3 when both engines
+// sample the same distribution, so that a run's few dozen checks rarely fail
+// from noise alone.
 nlohmann::json default_tolerances() {
   return {{"ks_p_min", 1e-3},       // two-sample KS p-value of each quantity at each plane/charge
-          {"fraction_sigma", 3.0},  // |status fraction difference| / its statistical error
+          {"fraction_sigma", 3.3},  // |status fraction difference| / its binomial error
           {"fraction_abs", 0.01},   // ... or at most this absolute difference
           {"quantile_rel", 0.05},   // relative difference of the 10/50/90 % quantiles of |p|
+          {"quantile_sigma", 3.5},  // ... or |difference| / its order-statistic error
           {"min_muons", 20}};       // groups with fewer muons (either engine) are not judged
 }
 
@@ -74,7 +78,7 @@ nlohmann::json read_tolerances(const std::string& file) {
     if (!tol.contains(key)) {
       throw Error(
           fmt::format("--tolerances {}: unknown key '{}' (known: ks_p_min, fraction_sigma, "
-                      "fraction_abs, quantile_rel, min_muons)",
+                      "fraction_abs, quantile_rel, quantile_sigma, min_muons)",
                       file, key));
     }
     if (!value.is_number() || !(value.get<double>() >= 0)) {
@@ -215,7 +219,8 @@ void register_validate_command(CLI::App& app) {
   v->add_option("--muons", a->muons, "muons (CSV or HDF5: px,py,pz,x,y,z,pdg[,weight])");
   v->add_option("--n", a->n, "use the first N muons (examples: iron-block 5000, ship 20000)");
   v->add_option("--tolerances", a->tolerances,
-                "JSON overriding ks_p_min, fraction_sigma, fraction_abs, quantile_rel, min_muons");
+                "JSON overriding ks_p_min, fraction_sigma, fraction_abs, quantile_rel, "
+                "quantile_sigma, min_muons");
   v->add_option("--out-dir", a->out_dir, "folder for the CSVs, PNGs and summary.{md,json}");
   v->add_option("--example", a->example, "built-in geometry and muons: iron-block | ship");
   v->add_option("--seed", a->seed, "random seed")->capture_default_str();
