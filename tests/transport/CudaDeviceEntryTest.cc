@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -95,6 +96,42 @@ TEST(CudaDeviceEntry, MatchesHostBatchPath) {
   EXPECT_EQ(w[0], 0.5f);
   cudaFree(d_rows);
   cudaFree(block);
+}
+
+// Rows in GPU memory are checked there (MuonRowCheck.hh's muon_row_ok): the
+// lowest bad row is found whatever the threads, for 7 and 8 columns.
+TEST(CudaDeviceEntry, FirstBadRowIsTheLowestRefusedRow) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  for (const int ncol : {7, 8}) {
+    const std::size_t n = 300000;
+    std::vector<float> rows(n * static_cast<std::size_t>(ncol), 0.0f);
+    for (std::size_t i = 0; i < n; ++i) {
+      float* r = rows.data() + i * static_cast<std::size_t>(ncol);
+      r[2] = 50.0f, r[6] = (i % 2) ? 13.0f : -13.0f;
+      if (ncol == 8) r[7] = 1.0f;
+    }
+    float* d_rows = nullptr;
+    const std::size_t bytes = rows.size() * sizeof(float);
+    auto upload = [&] {
+      ASSERT_EQ(cudaMemcpy(d_rows, rows.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    };
+    ASSERT_EQ(cudaMalloc(&d_rows, bytes), cudaSuccess);
+    upload();
+    EXPECT_EQ(cuda::first_bad_row(d_rows, n, ncol, 400.0), n) << ncol;
+    auto at = [&](std::size_t i, int c) -> float& {
+      return rows[i * static_cast<std::size_t>(ncol) + static_cast<std::size_t>(c)];
+    };
+    at(250000, 0) = std::numeric_limits<float>::infinity();
+    at(200000, 2) = 1e20f;  // above the top
+    at(150001, 6) = 11.0f;  // not a muon
+    upload();
+    EXPECT_EQ(cuda::first_bad_row(d_rows, n, ncol, 400.0), 150001u) << ncol;
+    at(150001, 6) = 13.0f;
+    upload();
+    EXPECT_EQ(cuda::first_bad_row(d_rows, n, ncol, 400.0), 200000u) << ncol;
+    EXPECT_EQ(cuda::first_bad_row(d_rows, n, ncol, 1e30), 250000u) << ncol;
+    cudaFree(d_rows);
+  }
 }
 #endif
 
