@@ -44,8 +44,9 @@ const std::vector<ExtremeRow>& rows() {
   return r;
 }
 
-std::filesystem::path work_dir() {
-  const auto d = std::filesystem::temp_directory_path() / "fastmu_extreme_rows_test";
+// One folder per format: ctest runs the two formats at once.
+std::filesystem::path work_dir(const std::string& ext) {
+  const auto d = std::filesystem::temp_directory_path() / ("fastmu_extreme_rows_test" + ext);
   std::filesystem::create_directories(d);
   return d;
 }
@@ -88,7 +89,7 @@ class ExtremeRows : public ::testing::TestWithParam<const char*> {};
 TEST_P(ExtremeRows, EndInBoundedTimeWithAStatusOrOneLine) {
   if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
   const std::string ext = GetParam();
-  const auto dir = work_dir();
+  const auto dir = work_dir(ext);
   test::test_table("G4_Fe");
   const auto table = test::test_table_cache().path_for(builtin_materials().find("G4_Fe"), 0.02);
   const auto geometry =
