@@ -177,7 +177,7 @@ TEST(DetailedTransport, CurvedSegmentsEndOnTwistedArb8Faces) {
     trk.kinetic = kinematics::kinetic_from_momentum(2.0 + 0.01 * i);
     trk.charge = i % 2 ? 1 : -1;
     const DetailedRegion region{&view, 0, trk.pos.z};
-    const MuonStepper<DetailedRegion> stepper(tables->view(), msc, region,
+    const MuonStepper<DetailedRegion> stepper(tables->view(), msc.data(), region,
                                               UniformField::from({0, 1.8, 0}), {});
     stepper.transport(trk, rng);
     if (trk.stopped) continue;

@@ -64,8 +64,13 @@ TEST(LongSteps, MomentumChoosesTheTableAndCutStepsGoDownTheLadder) {
   const TransportView& v = host.view;
   const MaterialTableView* d = v.table(static_cast<std::int32_t>(fe));
   ASSERT_NE(d, nullptr);
+  // The 4 cm table starts at the grid's first edge at or above 5 GeV/c.
+  const float p4 = static_cast<float>(params.longer_tables(fe)[0]->data().p_edges.front());
+  EXPECT_GE(p4, 5.0f);
+  EXPECT_LT(p4, 5.0f * 1.09f);
   EXPECT_FLOAT_EQ(v.step_table(d, 4.9f)->step, 0.02f);
-  EXPECT_FLOAT_EQ(v.step_table(d, 5.0f)->step, 0.04f);
+  EXPECT_FLOAT_EQ(v.step_table(d, std::nextafter(p4, 0.0f))->step, 0.02f);
+  EXPECT_FLOAT_EQ(v.step_table(d, p4)->step, 0.04f);
   EXPECT_FLOAT_EQ(v.step_table(d, 15.0f)->step, 0.08f);
   EXPECT_FLOAT_EQ(v.step_table(d, 300.0f)->step, 0.16f);
   // Each long table covers the momenta it is taken from.

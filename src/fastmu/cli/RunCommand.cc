@@ -510,6 +510,9 @@ void run_iron_block(const RunArgs& a) {
   const Backend backend = resolve_backend(parse_backend(a.backend));
   MaterialLibrary materials;
   TableCache cache;
+  // The beam's muons only lose momentum: tables up to the beam momentum's
+  // bin are all the example draws from (TableBuildOptions::p_top).
+  cache.build_options().p_top = kIronBlockMomentum;
   const TransportParams params =
       example_params(a, iron_block_geometry_json(), "iron-block", materials, cache);
   std::printf("iron-block: %zu mu- of %g GeV/c through %g m of G4_Fe, step %g m, seed %llu\n", n,

@@ -47,30 +47,24 @@ void run_build(const BuildArgs& a) {
   TableBuildOptions o = a.options;
   o.threads = mpi::threads_per_rank(o.threads);
   const Material* material = nullptr;
+  std::unique_ptr<FileSampleSource> file;
   TableMetadata meta;
-  std::unique_ptr<SampleSource> source;
   mpi::collective([&] {
     o.binning = parse_momentum_binning(a.binning);
     // Fail on an unwritable --out before a long build.
     if (mpi::rank() == 0) io::AtomicOutput probe(a.out);
     material = &builtin_materials().find(a.material);
+    if (a.from_samples.empty()) return;
+    file = std::make_unique<FileSampleSource>(a.from_samples);
     meta.material = material->name;
     meta.material_definition = material->definition();
     meta.density_g_cm3 = material->density_g_cm3;
-    if (!a.from_samples.empty()) {
-      auto file = std::make_unique<FileSampleSource>(a.from_samples);
-      meta.generator = file->generator();
-      if (mpi::rank() == 0) meta.source_sha256 = sha256_file(a.from_samples);
-      source = std::move(file);
-    } else {
-      auto engine =
-          std::make_unique<EngineSampleSource>(*material, o.step_m, o.charge, o.seed, o.threads);
-      meta.generator = engine->generator();
-      source = std::move(engine);
-    }
+    meta.generator = file->generator();
+    if (mpi::rank() == 0) meta.source_sha256 = sha256_file(a.from_samples);
   });
   const TableParams table =
-      build_table(std::move(meta), o, *source, mpi::rank() == 0, mpi::bin_share());
+      file ? build_table(std::move(meta), o, *file, mpi::rank() == 0, mpi::bin_share())
+           : build_table_with_engine(*material, o, mpi::rank() == 0, mpi::bin_share());
   mpi::collective([&] {
     if (mpi::rank() == 0) write_table_file(a.out, table);
   });
@@ -217,9 +211,24 @@ void register_tables_commands(CLI::App& app) {
   build->add_option("--binning", a->binning, "Momentum binning: log, uniform or adaptive")
       ->capture_default_str()
       ->check(CLI::IsMember({"log", "uniform", "adaptive"}));
-  build->add_option("--samples-per-bin", o.samples_per_bin, "Engine muons per momentum bin")
+  build
+      ->add_option("--samples-per-bin", o.samples_per_bin,
+                   "Engine: the most muons per momentum bin (all of them with "
+                   "--loss-precision 0)")
       ->capture_default_str()
-      ->check(positive());
+      ->check(CLI::PositiveNumber);
+  build
+      ->add_option("--loss-precision", o.loss_precision,
+                   "Engine: muons per bin until the standard error of the mean fractional "
+                   "loss is at most this fraction of it (0: --samples-per-bin each)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  build->add_option("--min-samples", o.min_samples, "Engine: the fewest muons per momentum bin")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  build->add_option("--backend", o.backend, "Engine: cpu, cuda or auto (the GPU when there is one)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   build->add_option("--hist-bins", o.hist_bins, "Log bins per histogram axis")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));

@@ -3,30 +3,18 @@
 #include "fastmu/physics/DetailedEngine.hh"
 
 #include <cmath>
-#include <map>
-#include <memory>
-#include <mutex>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/physics/EngineGeometry.hh"
 #include "fastmu/physics/HistoryRng.hh"
+#include "fastmu/physics/MultipleScattering.hh"
 #include "fastmu/physics/MuonStepper.hh"
 
 namespace fastmu {
 namespace {
 
 constexpr std::size_t chunk_size = 64;
-
-std::shared_ptr<const MultipleScattering> msc_for(const Material& material) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const MultipleScattering>> cache;
-  std::lock_guard<std::mutex> lock(mutex);
-  const std::string key = material.name + '|' + std::to_string(material.density_g_cm3);
-  auto& entry = cache[key];
-  if (!entry) entry = std::make_shared<const MultipleScattering>(material);
-  return entry;
-}
 
 void check_common(double p_lo, double p_hi, int charge) {
   if (!(p_lo > 0) || !std::isfinite(p_lo)) throw Error("momentum must be positive and finite");
@@ -41,8 +29,8 @@ std::vector<MuonSample> run(const Material& material, const Volume& volume, Vec3
                             const PhysicsOptions& options, const ProgressCallback& progress,
                             std::uint64_t first_id = 0) {
   const auto tables = MuonPhysicsTables::get(material, options);
-  const auto msc = msc_for(material);
-  const MuonStepper<Volume> stepper(tables->view(), *msc, volume, UniformField::from(field),
+  const auto msc = MultipleScattering::get(material);
+  const MuonStepper<Volume> stepper(tables->view(), msc->data(), volume, UniformField::from(field),
                                     options);
   std::vector<MuonSample> out(n);
   parallel_for_chunks(n, threads, chunk_size, [&](std::size_t begin, std::size_t end) {

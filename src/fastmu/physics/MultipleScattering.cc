@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "fastmu/core/Constants.hh"
@@ -142,13 +144,16 @@ double MultipleScattering::transport_mfp_m(double p_gev) const {
   return g > 0 ? p2 / (kin.k * g) : std::numeric_limits<double>::infinity();
 }
 
-double MultipleScattering::max_step_m(double) const {
-  // Geant4 WentzelVI limits the true step to min(20 X0, max(facrange * range,
-  // (1 - cos theta_max) lambda_1 / 1.2)). The range term (facrange = 0.2 for
-  // muons) equals the continuous-loss step limit the engine applies anyway,
-  // so only the 20 X0 cap is left to ask for here. Steps above the natural
-  // limit are sampled as Geant4 does: all collisions up to theta_max soft.
-  return data_.max_step_infinite;
+std::shared_ptr<const MultipleScattering> MultipleScattering::get(const Material& material) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const MultipleScattering>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  const std::string key = material.name + '|' + std::to_string(material.density_g_cm3);
+  auto& entry = cache[key];
+  if (!entry) entry = std::make_shared<const MultipleScattering>(material);
+  return entry;
 }
+
+double MultipleScattering::max_step_m(double p_gev) const { return msc_max_step(data_, p_gev); }
 
 }  // namespace fastmu

@@ -5,6 +5,8 @@
 // Per material, built once, immutable, thread-safe.
 #pragma once
 
+#include <memory>
+
 #include "fastmu/core/Random.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/physics/MultipleScatteringData.hh"
@@ -21,6 +23,9 @@ class MultipleScattering {  // per material, built once, immutable, thread-safe
   // Explicit delta-ray threshold [GeV] (kinetic energy); use infinity to let
   // this model include all collisions with electrons.
   MultipleScattering(const Material& material, double electron_cut_gev);
+
+  // Built once per material (name and density) and shared (thread-safe cache).
+  static std::shared_ptr<const MultipleScattering> get(const Material& material);
 
   using Deflection = MscDeflection;
   //   cos_theta, phi: the new direction in the frame where the muon moved along +z;

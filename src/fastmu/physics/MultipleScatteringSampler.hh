@@ -182,6 +182,16 @@ FASTMU_HD inline double sample_rutherford(double u1, double u2, double a, double
 
 }  // namespace msc_detail
 
+// Step limit the model asks for [m] (MultipleScattering::max_step_m).
+// Geant4 WentzelVI limits the true step to min(20 X0, max(facrange * range,
+// (1 - cos theta_max) lambda_1 / 1.2)). The range term (facrange = 0.2 for
+// muons) equals the continuous-loss step limit the engine applies anyway, so
+// only the 20 X0 cap is left to ask for here. Steps above the natural limit
+// are sampled as Geant4 does: all collisions up to theta_max soft.
+FASTMU_HD inline double msc_max_step(const MultipleScatteringData& d, double /*p_gev*/) {
+  return d.max_step_infinite;
+}
+
 // Samples the deflection after true path length t [m] at momentum p [GeV/c].
 // `lateral` false: the caller discards the lateral displacement (a step
 // ending on the boundary), so its two normal variates are not drawn (the

@@ -14,6 +14,10 @@
 // deflected and displaced by multiple scattering, and a discrete interaction
 // (if that process limited the step) is sampled at the post-step energy,
 // accepted with probability sigma(post)/sigma(pre) (Geant4's integral method).
+//
+// Host and device: the stepper reads the tables and the scattering constants
+// through references to memory of the side it runs on (the CUDA sampler,
+// physics/cuda/, copies both to the GPU once per material).
 #pragma once
 
 #include <cmath>
@@ -24,7 +28,7 @@
 #include "fastmu/physics/DetailedEngine.hh"
 #include "fastmu/physics/DiscreteInteractions.hh"
 #include "fastmu/physics/HelixPropagation.hh"
-#include "fastmu/physics/MultipleScattering.hh"
+#include "fastmu/physics/MultipleScatteringSampler.hh"
 #include "fastmu/physics/MuonKinematics.hh"
 #include "fastmu/physics/MuonPhysicsTables.hh"
 #include "fastmu/physics/UrbanFluctuation.hh"
@@ -62,16 +66,31 @@ struct DetailedTrack {
 template <class Volume, class Field = UniformField>
 class MuonStepper {
  public:
-  MuonStepper(const MuonPhysicsView& tables, const MultipleScattering& msc, const Volume& volume,
-              Field field, const PhysicsOptions& options, StepLimits limits = {})
+  FASTMU_HD MuonStepper(const MuonPhysicsView& tables, const MultipleScatteringData& msc,
+                        const Volume& volume, Field field, const PhysicsOptions& options,
+                        StepLimits limits = {})
       : tab_(tables), msc_(msc), vol_(volume), field_(field), opt_(options), lim_(limits) {}
 
-  // Transports the track until it leaves the volume or stops.
+  // Transports a new track until it leaves the volume or stops.
   template <class Rng>
-  void transport(DetailedTrack& trk, Rng& rng) const {
+  FASTMU_HD void transport(DetailedTrack& trk, Rng& rng) const {
+    start(trk, rng);
+    follow(trk, rng);
+  }
+
+  // Draws a new track's distances to its first interaction and to its decay.
+  template <class Rng>
+  FASTMU_HD void start(DetailedTrack& trk, Rng& rng) const {
     trk.lambda_left = random::exponential(rng);
     if (opt_.decay)
       trk.proper_time_left_s = -constants::muon_lifetime_s * std::log(random::uniform(rng));
+  }
+
+  // Steps a started track until it leaves the volume or stops; a track that
+  // left an inner volume goes on from where it left it (the ladder sampler's
+  // nested spheres), its interaction and decay distances carried over.
+  template <class Rng>
+  FASTMU_HD void follow(DetailedTrack& trk, Rng& rng) const {
     const double mass = constants::muon_mass;
     for (long step = 0; step < lim_.max_steps; ++step) {
       if (trk.kinetic <= opt_.tracking_cut_gev) {
@@ -160,8 +179,8 @@ class MuonStepper {
           kinematics::momentum_from_kinetic(std::max(t - 0.5 * std::min(loss, t), 1e-9));
       // A step ending on the boundary discards the displacement (and ends the
       // history): its variates are not drawn.
-      const MultipleScattering::Deflection defl =
-          msc_.sample(p_mean, s, trk.charge, rng, limiter != kLimGeometry);
+      const MscDeflection defl =
+          sample_msc(msc_, p_mean, s, trk.charge, rng, limiter != kLimGeometry);
       if (limiter != kLimGeometry) {
         const double lx = defl.lateral_x_m, ly = defl.lateral_y_m;
         const double r2 = lx * lx + ly * ly;
@@ -209,7 +228,7 @@ class MuonStepper {
   // 1e-12 m (the returned length ends just outside). An excursion shorter
   // than s / kScan that the end and the chord both miss is not seen: it lies
   // within the miss distance of the chord.
-  double track_exit(const DetailedTrack& trk, double s, double p, Vec3 end) const {
+  FASTMU_HD double track_exit(const DetailedTrack& trk, double s, double p, Vec3 end) const {
     constexpr int kScan = 16;
     const Vec3 chord = end - trk.pos;
     const double len = norm(chord);
@@ -244,8 +263,9 @@ class MuonStepper {
   // continuous-loss limit first, then discrete, msc, decay, field bending or
   // geometry, each taken when shorter). `discrete_undercut`: the discrete
   // limit was shorter than the continuous one.
-  double propose_step(double range, double xs_tot, double p, double bg, double dist,
-                      const DetailedTrack& trk, int& limiter, bool& discrete_undercut) const {
+  FASTMU_HD double propose_step(double range, double xs_tot, double p, double bg, double dist,
+                                const DetailedTrack& trk, int& limiter,
+                                bool& discrete_undercut) const {
     limiter = kLimContinuous;
     double s = s_continuous(range);
     discrete_undercut = xs_tot > 0 && trk.lambda_left < s * xs_tot;
@@ -253,7 +273,7 @@ class MuonStepper {
       s = trk.lambda_left / xs_tot;
       limiter = kLimDiscrete;
     }
-    const double s_msc = msc_.max_step_m(p);
+    const double s_msc = msc_max_step(msc_, p);
     if (s_msc < s) {
       s = s_msc;
       limiter = kLimMsc;
@@ -290,8 +310,8 @@ class MuonStepper {
   // discrete test compares with the continuous limit itself (an undercut of
   // the bound is one of the exact limit; otherwise the discrete length must
   // not be below the bound), and the linear loss needs s < 1 % of the range.
-  bool range_is_needed(double s, double range_lo, int limiter, bool discrete_undercut,
-                       double xs_tot, const DetailedTrack& trk) const {
+  FASTMU_HD bool range_is_needed(double s, double range_lo, int limiter, bool discrete_undercut,
+                                 double xs_tot, const DetailedTrack& trk) const {
     if (!(range_lo > 0)) return true;
     if (!discrete_undercut) {
       if (limiter == kLimContinuous) return true;
@@ -301,7 +321,7 @@ class MuonStepper {
   }
 
   // Continuous-loss limit: dRoverRange x range, tapering to the range below finalRange.
-  double s_continuous(double range) const {
+  FASTMU_HD double s_continuous(double range) const {
     return range > lim_.final_range_m
                ? lim_.dr_over_range * range + lim_.final_range_m * (1.0 - lim_.dr_over_range) *
                                                   (2.0 - lim_.final_range_m / range)
@@ -309,7 +329,7 @@ class MuonStepper {
   }
 
   template <class Rng>
-  void interact(DetailedTrack& trk, int q, double xs_pre, Rng& rng) const {
+  FASTMU_HD void interact(DetailedTrack& trk, int q, double xs_pre, Rng& rng) const {
     const double t = trk.kinetic;
     const double xs_post = tab_.xs_at(q, t);
     if (!(xs_post > 0) || random::uniform(rng) * xs_pre > xs_post)
@@ -331,7 +351,7 @@ class MuonStepper {
   }
 
   const MuonPhysicsView& tab_;
-  const MultipleScattering& msc_;
+  const MultipleScatteringData& msc_;
   Volume vol_;
   Field field_;
   PhysicsOptions opt_;

@@ -1,7 +1,11 @@
 // Non-uniform random variates: templates on the generator type, any type with
 // next_u32() (CounterRng, FastCounterRng, or HistoryRng, the detailed engine's
-// per-history generator). Host code (the ziggurat's tables are host-side).
-// Algorithms: ziggurat (normal, exponential; Ziggurat.hh), inversion by
+// per-history generator). Host and device.
+// Algorithms: on the host the ziggurat (normal, exponential; Ziggurat.hh),
+// on the device inversion of 53-bit uniforms (the ziggurat's layer tables
+// live in host memory; a GPU pays little for the log and the inverse normal
+// CDF in double precision): the same distributions, other draws, so GPU
+// histories are statistically, not bitwise, those of the CPU. Inversion by
 // sequential search and the Gaussian limit above mean 16 as in CLHEP/Geant4
 // G4Poisson (Poisson), Marsaglia-Tsang 2000 (gamma).
 #pragma once
@@ -23,10 +27,22 @@ FASTMU_HD inline double uniform(Rng& rng) {
   return to_unit_open(rng.next_u32());
 }
 
-// One standard normal deviate (ziggurat: exact, ~15 instructions on its fast path).
+// Uniform in (0, 1) with 53 random bits from two words (the inversions'
+// input: their tails then reach 8.3 sigma and an exponential of 36.7).
 template <class Rng>
-inline double normal(Rng& rng) {
+FASTMU_HD inline double uniform53(Rng& rng) {
+  const std::uint32_t hi = rng.next_u32();
+  return to_unit_open53(hi, rng.next_u32());
+}
+
+// One standard normal deviate (host: ziggurat, exact, ~15 instructions on its fast path).
+template <class Rng>
+FASTMU_HD inline double normal(Rng& rng) {
+#if defined(__CUDA_ARCH__)
+  return normcdfinv(uniform53(rng));
+#else
   return ziggurat_normal(rng);
+#endif
 }
 
 // A uniformly distributed direction in the plane: (cos phi, sin phi) without
@@ -44,10 +60,14 @@ FASTMU_HD inline void unit_circle(Rng& rng, double& c, double& s) {
   s = v * inv;
 }
 
-// Exponential deviate with mean 1 (ziggurat: exact, no logarithm on its fast path).
+// Exponential deviate with mean 1 (host: ziggurat, exact, no logarithm on its fast path).
 template <class Rng>
-inline double exponential(Rng& rng) {
+FASTMU_HD inline double exponential(Rng& rng) {
+#if defined(__CUDA_ARCH__)
+  return -std::log(uniform53(rng));
+#else
   return ziggurat_exponential(rng);
+#endif
 }
 
 namespace detail {
@@ -72,7 +92,11 @@ FASTMU_HD inline long poisson(double mean, Rng& rng) {
     long n = 0;
     while (sum <= u && n < 200) {
       ++n;
+#if defined(__CUDA_ARCH__)
+      term *= mean / static_cast<double>(n);  // the host's table is not in device memory
+#else
       term *= mean * detail::kReciprocals.v[n];
+#endif
       sum += term;
     }
     return n;

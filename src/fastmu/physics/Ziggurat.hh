@@ -19,11 +19,14 @@
 // its area then differs from V by ~1e-9 relative (the others agree to
 // rounding; tests/physics/ZigguratTest.cc): a bias of that order in the
 // probability of the top layer, far below any statistical resolution.
-// Host only (function-local static tables).
+// Host only (function-local static tables); device code draws its normal
+// and exponential variates by inversion (RandomDistributions.hh).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "fastmu/core/Macros.hh"
 
@@ -31,10 +34,17 @@ namespace fastmu::random {
 
 namespace zig_detail {
 
+// Whether Rng has next_u64() (C++17 detection: this header is also read by nvcc).
+template <class Rng, class = void>
+struct has_next_u64 : std::false_type {};
+template <class Rng>
+struct has_next_u64<Rng, std::void_t<decltype(std::declval<Rng&>().next_u64())>> : std::true_type {
+};
+
 // 64 random bits from any generator with next_u32(), or next_u64() when it has one.
 template <class Rng>
 FASTMU_FORCEINLINE std::uint64_t draw_u64(Rng& rng) {
-  if constexpr (requires { rng.next_u64(); }) {
+  if constexpr (has_next_u64<Rng>::value) {
     return rng.next_u64();
   } else {
     const std::uint64_t hi = rng.next_u32();

@@ -62,8 +62,10 @@ void BinHistogrammer::reserve(std::size_t n) {
 }
 
 void BinHistogrammer::add(double p0, double px, double py, double pz) {
-  const double loss = (p0 - pz) / p0;  // stopped: pz = 0 -> 1
-  const double kick = std::hypot(px, py) / p0;
+  add_fractions(p0, (p0 - pz) / p0, std::hypot(px, py) / p0);  // stopped: pz = 0 -> loss 1
+}
+
+void BinHistogrammer::add_fractions(double p0, double loss, double kick) {
   x_.push_back(loss > 0 ? static_cast<float>(std::log(loss)) : kFloor);
   y_.push_back(kick > 0 ? static_cast<float>(std::log(kick)) : kFloor);
   const double l = std::max(loss, 0.0);
@@ -71,6 +73,16 @@ void BinHistogrammer::add(double p0, double px, double py, double pz) {
   sum_loss_ += l;
   sum_loss2_ += l * l;
   sum_kick_ += kick;
+}
+
+double BinHistogrammer::mean_loss() const { return x_.empty() ? 0.0 : sum_loss_ / x_.size(); }
+
+double BinHistogrammer::mean_loss_error() const {
+  const double n = static_cast<double>(x_.size());
+  if (n < 2) return 0.0;
+  const double mean = sum_loss_ / n;
+  const double var = std::max(0.0, (sum_loss2_ - n * mean * mean) / (n - 1));
+  return std::sqrt(var / n);
 }
 
 BinHistogram BinHistogrammer::finish() const {

@@ -34,8 +34,13 @@ class BinHistogrammer {
   // One recorded muon: initial momentum p0 along +z, final momentum (px, py, pz).
   // A stopped muon (px = py = pz = 0) has loss fraction 1 and kick 0.
   void add(double p0, double px, double py, double pz);
+  // The same from the fractions: loss = (p0 - pz) / p0, kick = |pt| / p0.
+  void add_fractions(double p0, double loss, double kick);
   void reserve(std::size_t n);
   std::size_t size() const { return x_.size(); }
+  // <-dPz/P> of the samples so far, and its standard error.
+  double mean_loss() const;
+  double mean_loss_error() const;
 
   BinHistogram finish() const;
 

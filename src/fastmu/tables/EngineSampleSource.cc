@@ -6,24 +6,23 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Progress.hh"
 #include "fastmu/core/Version.hh"
+#include "fastmu/tables/LadderBuilder.hh"
 
 namespace fastmu {
-namespace {
 
-// SplitMix64 finaliser (Steele et al., OOPSLA 2014): decorrelates the seeds
-// of different (bin, chunk) pairs derived from one user seed.
+namespace {
+// SplitMix64 finaliser (Steele et al., OOPSLA 2014).
 std::uint64_t mix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
+}  // namespace
 
 std::uint64_t derived_seed(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
   return mix(mix(mix(seed) ^ a) ^ (b + 0x51ed270b0b1e5ull));
 }
-
-}  // namespace
 
 EngineSampleSource::EngineSampleSource(const Material& material, double step_m, int charge,
                                        std::uint64_t seed, int threads, PhysicsOptions physics)
@@ -89,14 +88,9 @@ TableParams build_table_with_engine(const Material& material, const TableBuildOp
 TableParams build_table_with_engine(const Material& material, const TableBuildOptions& options,
                                     bool progress, const BinShare& share, BinShareReport* report,
                                     PhysicsOptions physics) {
-  EngineSampleSource source(material, options.step_m, options.charge, options.seed, options.threads,
-                            physics);
-  TableMetadata meta;
-  meta.material = material.name;
-  meta.material_definition = material.definition();
-  meta.density_g_cm3 = material.density_g_cm3;
-  meta.generator = source.generator();
-  return build_table(std::move(meta), options, source, progress, share, report);
+  auto tables = build_ladder_tables(material, {{options.step_m, 0.0}}, options, progress, share,
+                                    report, physics);
+  return std::move(tables.front());
 }
 
 }  // namespace fastmu

@@ -35,6 +35,10 @@ class EngineSampleSource final : public SampleSource {
   PhysicsOptions physics_;
 };
 
+// A seed for the random streams of (a, b) (e.g. momentum bin and round)
+// derived from one user seed: decorrelated by the SplitMix64 finaliser.
+std::uint64_t derived_seed(std::uint64_t seed, std::uint64_t a, std::uint64_t b);
+
 // "fastmu <version> detailed engine (photonuclear off, ...)": the engine's
 // version and every physics option that changes its samples.
 std::string engine_generator(const PhysicsOptions& physics);

@@ -13,59 +13,10 @@
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
 #include "fastmu/tables/AliasTable.hh"
+#include "fastmu/tables/BinBytes.hh"
 #include "fastmu/tables/MomentumBinning.hh"
 
 namespace fastmu {
-
-namespace {
-
-// A bin's results as bytes (spread builds): index, axes, centre, samples,
-// moments, histogram and alias table, in that order, native layout (the
-// processes of one mpirun run one fastmu build).
-template <class T>
-void put(std::vector<unsigned char>& out, const T* v, std::size_t n = 1) {
-  const auto* p = reinterpret_cast<const unsigned char*>(v);
-  out.insert(out.end(), p, p + n * sizeof(T));
-}
-
-template <class T>
-void get(const std::vector<unsigned char>& in, std::size_t& at, T* v, std::size_t n = 1) {
-  if (in.size() - at < n * sizeof(T)) throw Error("table build: truncated bin from another rank");
-  std::memcpy(static_cast<void*>(v), in.data() + at, n * sizeof(T));
-  at += n * sizeof(T);
-}
-
-void put_bin(std::vector<unsigned char>& out, const TableData& d, int b) {
-  const std::size_t cpb = d.cells_per_bin(), i = static_cast<std::size_t>(b);
-  const std::int32_t b32 = b;
-  put(out, &b32);
-  put(out, &d.axes[i]);
-  put(out, &d.p_centres[i]);
-  put(out, &d.samples_per_bin[i]);
-  put(out, &d.mean_loss[i]);
-  put(out, &d.std_loss[i]);
-  put(out, &d.mean_kick[i]);
-  put(out, d.counts.data() + i * cpb, cpb);
-  put(out, d.cells.data() + i * cpb, cpb);
-}
-
-int get_bin(const std::vector<unsigned char>& in, std::size_t& at, TableData& d) {
-  std::int32_t b = -1;
-  get(in, at, &b);
-  if (b < 0 || b >= d.n_pbins()) throw Error("table build: bad bin index from another rank");
-  const std::size_t cpb = d.cells_per_bin(), i = static_cast<std::size_t>(b);
-  get(in, at, &d.axes[i]);
-  get(in, at, &d.p_centres[i]);
-  get(in, at, &d.samples_per_bin[i]);
-  get(in, at, &d.mean_loss[i]);
-  get(in, at, &d.std_loss[i]);
-  get(in, at, &d.mean_kick[i]);
-  get(in, at, d.counts.data() + i * cpb, cpb);
-  get(in, at, d.cells.data() + i * cpb, cpb);
-  return b;
-}
-
-}  // namespace
 
 std::string utc_now_iso() {
   std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -101,6 +52,23 @@ std::vector<double> make_momentum_edges(const TableBuildOptions& o, SampleSource
     }
   }
   throw Error("unknown momentum binning");
+}
+
+std::vector<double> ladder_momentum_edges(const TableBuildOptions& o) {
+  std::vector<double> edges = o.binning == MomentumBinning::uniform
+                                  ? uniform_momentum_edges(o.p_min, o.p_max, o.p_bins)
+                                  : log_momentum_edges(o.p_min, o.p_max, o.p_bins);
+  if (o.p_top > 0) {
+    std::size_t end = 2;  // at least one bin
+    while (end < edges.size() && edges[end - 1] < o.p_top) ++end;
+    edges.resize(end);
+  }
+  return edges;
+}
+
+double table_top_momentum(const TableBuildOptions& o) {
+  if (o.binning == MomentumBinning::adaptive || !(o.p_top > 0)) return o.p_max;
+  return ladder_momentum_edges(o).back();
 }
 
 TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSource& source,
@@ -200,11 +168,11 @@ TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSo
     if (!spread) bar->finish();
     if (spread) {
       const std::int32_t header[2] = {share.rank, static_cast<std::int32_t>(bins.size())};
-      put(mine, header, 2);
+      put_bytes(mine, header, 2);
       std::uint64_t samples = 0;
       for (int b : bins) samples += d.samples_per_bin[static_cast<std::size_t>(b)];
-      put(mine, &samples);
-      for (int b : bins) put_bin(mine, d, b);
+      put_bytes(mine, &samples);
+      for (int b : bins) append_bin(mine, d, b);
     }
   });
   std::string created = utc_now_iso();
@@ -221,14 +189,14 @@ TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSo
     for (std::size_t at = 0; at < mine.size();) {
       std::int32_t header[2] = {-1, -1};
       std::uint64_t samples = 0;
-      get(mine, at, header, 2);
-      get(mine, at, &samples);
+      get_bytes(mine, at, header, 2);
+      get_bytes(mine, at, &samples);
       if (header[0] < 0 || header[0] >= share.size || header[1] < 0) {
         throw Error("table build: bad share header from another rank");
       }
       by_rank[static_cast<std::size_t>(header[0])] = samples;
       for (std::int32_t k = 0; k < header[1]; ++k) {
-        seen[static_cast<std::size_t>(get_bin(mine, at, d))] = 1;
+        seen[static_cast<std::size_t>(read_bin(mine, at, d))] = 1;
       }
     }
     for (char s : seen) {

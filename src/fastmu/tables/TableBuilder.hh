@@ -21,9 +21,21 @@ struct TableBuildOptions {
   double step_m = 0.02;
   double p_min = 0.18, p_max = 400;  // GeV/c
   int p_bins = 95;                   // log and uniform binning
+  // Ladder builds (log and uniform binning): the tables end at the first
+  // edge of the [p_min, p_max] grid at or above p_top (0: at p_max), so that
+  // a run whose muons stay below p_top builds only the bins it draws from.
+  double p_top = 0;
   MomentumBinning binning = MomentumBinning::log;
-  std::size_t samples_per_bin = 1'000'000;  // engine sources
-  int hist_bins = 100;                      // log bins per axis
+  // Engine samples per momentum bin: enough that the standard error of the
+  // bin's mean fractional loss <-dPz/P> is at most loss_precision x that mean
+  // (steps of a ladder shorter than its reference step: a looser goal, see
+  // LadderBuilder.hh), at least min_samples and at most samples_per_bin.
+  // loss_precision 0: samples_per_bin exactly. File sources take every sample.
+  std::size_t samples_per_bin = 1'000'000;
+  double loss_precision = 0.01;
+  std::size_t min_samples = 20'000;
+  std::string backend = "auto";  // the engine's: cpu, cuda or auto (the GPU if there is one)
+  int hist_bins = 100;           // log bins per axis
   int charge = -1;
   std::uint64_t seed = 1;
   int threads = 0;  // <= 0: all cores
@@ -105,6 +117,12 @@ TableParams build_table(TableMetadata meta, const TableBuildOptions& options, Sa
 // The momentum edges for `options` (adaptive binning runs the pilot on `source`).
 std::vector<double> make_momentum_edges(const TableBuildOptions& options, SampleSource& source,
                                         ProgressBar* progress = nullptr);
+
+// The momentum edges of a ladder build: those of `options` (log or uniform),
+// cut at the first edge at or above p_top.
+std::vector<double> ladder_momentum_edges(const TableBuildOptions& options);
+// The highest momentum such a build's tables hold.
+double table_top_momentum(const TableBuildOptions& options);
 
 // Current time as ISO 8601 UTC, e.g. "2026-11-22T03:00:00Z"; with
 // SOURCE_DATE_EPOCH set (reproducible-builds.org), that time instead, so that

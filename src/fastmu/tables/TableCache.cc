@@ -11,6 +11,7 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/materials/Material.hh"
+#include "fastmu/physics/LadderSampler.hh"
 #include "fastmu/tables/EngineSampleSource.hh"
 #include "fastmu/tables/MomentumBinning.hh"
 #include "fastmu/tables/Sha256.hh"
@@ -39,7 +40,9 @@ std::size_t TableCache::default_samples_per_bin() {
   return static_cast<std::size_t>(v);
 }
 
-std::string TableCache::key(const Material& m, const TableBuildOptions& o) {
+std::string TableCache::key(const Material& m, const TableBuildOptions& o,
+                            const std::vector<LadderRung>& ladder, std::size_t rung) {
+  if (rung >= ladder.size()) throw Error("table cache: no such step in the ladder");
   // {:.17g}: doubles round-trip, so materials that differ in any bit differ here.
   std::string k = fmt::format("material {} density {:.17g} I {:.17g} gas {}", m.name,
                               m.density_g_cm3, m.mean_excitation_ev, m.gas ? 1 : 0);
@@ -49,17 +52,25 @@ std::string TableCache::key(const Material& m, const TableBuildOptions& o) {
   for (const MaterialComponent& c : m.components) {
     k += fmt::format(" Z {} A {:.17g} w {:.17g}", c.z, c.a_g_per_mol, c.mass_fraction);
   }
-  k += fmt::format("; step {:.17g} binning {}", o.step_m, to_string(o.binning));
+  k += fmt::format("; step {:.17g} from {:.17g} GeV/c binning {}", ladder[rung].step_m,
+                   ladder[rung].p_from, to_string(o.binning));
   if (o.binning == MomentumBinning::adaptive) {
     k += fmt::format(" p {:.17g}..{:.17g} epsilon {:.17g} pilot {} x {}", o.p_min, o.p_max,
                      o.epsilon, o.pilot_muons, o.pilot_probes);
   } else {
-    k += fmt::format(" p {:.17g}..{:.17g} bins {}", o.p_min, o.p_max, o.p_bins);
+    k += fmt::format(" p {:.17g}..{:.17g} bins {} top {:.17g}", o.p_min, o.p_max, o.p_bins,
+                     table_top_momentum(o));
   }
-  k += fmt::format(" hist {} samples {} charge {} seed {} tail {:.17g}; {}; format {}", o.hist_bins,
-                   o.samples_per_bin, o.charge, o.seed, o.tail_fraction,
-                   engine_generator(PhysicsOptions{}), kTableFormatVersion);
+  TableBuildOptions resolved = o;
+  resolved.backend = to_string(resolve_engine_backend(o.backend, "table backend"));
+  k += fmt::format(" hist {} charge {} seed {} tail {:.17g}; {}; format {}", o.hist_bins, o.charge,
+                   o.seed, o.tail_fraction, ladder_generator(ladder, resolved, PhysicsOptions{}),
+                   kTableFormatVersion);
   return k;
+}
+
+std::string TableCache::key(const Material& m, const TableBuildOptions& o) {
+  return key(m, o, {{o.step_m, 0.0}}, 0);
 }
 
 std::string TableCache::file_name(const std::string& material, double step_m,
@@ -74,9 +85,7 @@ std::string TableCache::file_name(const std::string& material, double step_m,
 }
 
 std::filesystem::path TableCache::path_for(const Material& material, double step_m) const {
-  TableBuildOptions o = options_;
-  o.step_m = step_m;
-  return dir_ / file_name(material.name, step_m, key(material, o));
+  return dir_ / file_name(material.name, step_m, key(material, options_for(step_m)));
 }
 
 TableCache::TableCache(std::filesystem::path dir) : dir_(std::move(dir)) {
@@ -113,21 +122,10 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
   return get(material, step_m, 0.0, progress);
 }
 
-TableBuildOptions TableCache::options_for(double step_m, double p_from) const {
+TableBuildOptions TableCache::options_for(double step_m) const {
   if (!(step_m > 0) || !std::isfinite(step_m)) throw Error("table cache: step must be positive");
   TableBuildOptions o = options_;
   o.step_m = step_m;
-  if (p_from > o.p_min) {
-    if (!(p_from < o.p_max)) throw Error("table cache: p_from must be below the tables' p_max");
-    if (o.binning != MomentumBinning::adaptive) {
-      const double full =
-          o.binning == MomentumBinning::log ? std::log(o.p_max / o.p_min) : o.p_max - o.p_min;
-      const double part =
-          o.binning == MomentumBinning::log ? std::log(o.p_max / p_from) : o.p_max - p_from;
-      o.p_bins = std::max(1, static_cast<int>(std::ceil(o.p_bins * part / full - 1e-9)));
-    }
-    o.p_min = p_from;
-  }
   return o;
 }
 
@@ -160,7 +158,15 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const TableRequest& r : requests) {
-      const std::string k = key(*r.material, options_for(r.step_m, r.p_from));
+      options_for(r.step_m);  // checks the step
+      const std::vector<LadderRung> alone{{r.step_m, r.p_from}};
+      const std::vector<LadderRung>& ladder = r.ladder.empty() ? alone : r.ladder;
+      std::size_t rung = 0;
+      while (rung + 1 < ladder.size() &&
+             !(ladder[rung].step_m == r.step_m && ladder[rung].p_from == r.p_from)) {
+        ++rung;
+      }
+      const std::string k = key(*r.material, options_, ladder, rung);
       if (loaded_.count(k)) continue;
       const auto path = dir_ / file_name(r.material->name, r.step_m, k);
       if (std::none_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == k; })) {
@@ -191,66 +197,98 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
 
 std::shared_ptr<const TableParams> TableCache::get(const Material& material, double step_m,
                                                    double p_from, bool progress) {
+  return get_ladder(material, {{step_m, p_from}}, progress).front();
+}
+
+std::vector<std::shared_ptr<const TableParams>> TableCache::get_ladder(
+    const Material& material, const std::vector<LadderRung>& ladder, bool progress) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const TableBuildOptions o = options_for(step_m, p_from);
-  const std::string k = key(material, o);
-  if (auto it = loaded_.find(k); it != loaded_.end()) return it->second;
+  const TableBuildOptions o = options_;
+  std::vector<std::string> keys;
+  std::vector<std::filesystem::path> paths;
+  std::vector<std::shared_ptr<const TableParams>> tables(ladder.size());
+  bool all_loaded = true;
+  for (std::size_t k = 0; k < ladder.size(); ++k) {
+    options_for(ladder[k].step_m);  // checks the step
+    keys.push_back(key(material, o, ladder, k));
+    paths.push_back(dir_ / file_name(material.name, ladder[k].step_m, keys.back()));
+    if (auto it = loaded_.find(keys.back()); it != loaded_.end()) tables[k] = it->second;
+    all_loaded = all_loaded && tables[k];
+  }
+  if (all_loaded) return tables;
 
   const bool spread = share_.size > 1;
   const bool leader = share_.rank == 0;
   const auto collective = [&](const std::function<void()>& work) {
-    if (spread) {
-      share_.collective(work);
-    } else {
-      work();
-    }
+    spread ? share_.collective(work) : work();
   };
-  const auto path = dir_ / file_name(material.name, step_m, k);
-  std::shared_ptr<const TableParams> table;
+  bool current = true;
   collective([&] {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return;
-    table = load_if_current(path, material, step_m, k, 0);
-    if (!table && leader) {
-      std::fprintf(stderr,
-                   "fastmu: table cache: %s was made with other settings or another "
-                   "material definition; rebuilding it\n",
-                   path.c_str());
+    for (std::size_t k = 0; k < ladder.size(); ++k) {
+      std::error_code ec;
+      if (!tables[k] && std::filesystem::exists(paths[k], ec)) {
+        tables[k] = load_if_current(paths[k], material, ladder[k].step_m, keys[k], 0);
+        if (!tables[k] && leader) {
+          std::fprintf(stderr,
+                       "fastmu: table cache: %s was made with other settings or another "
+                       "material definition; rebuilding it\n",
+                       paths[k].c_str());
+        }
+      }
+      current = current && tables[k];
     }
   });
-  if (spread && !on_every_process(share_, table != nullptr)) table.reset();
-  if (!table) {
-    // Process 0 alone writes: it makes the folder before the build, so that
-    // a folder it cannot make fails before the work.
-    collective([&] {
-      if (!leader) return;
-      std::error_code ec;
-      std::filesystem::create_directories(dir_, ec);
-      if (ec) {
-        throw Error("table cache: cannot create folder '" + dir_.string() + "': " + ec.message());
-      }
-    });
-    if (progress && leader) {
-      std::fprintf(stderr, "fastmu: building tables for %s, step %g m -> %s\n",
-                   material.name.c_str(), step_m, path.c_str());
+  if (spread) current = on_every_process(share_, current);
+  if (!current) build_ladder(material, ladder, keys, paths, progress, tables);
+  for (std::size_t k = 0; k < ladder.size(); ++k) loaded_.emplace(keys[k], tables[k]);
+  return tables;
+}
+
+void TableCache::build_ladder(const Material& material, const std::vector<LadderRung>& ladder,
+                              const std::vector<std::string>& keys,
+                              const std::vector<std::filesystem::path>& paths, bool progress,
+                              std::vector<std::shared_ptr<const TableParams>>& tables) {
+  const bool spread = share_.size > 1;
+  const bool leader = share_.rank == 0;
+  const auto collective = [&](const std::function<void()>& work) {
+    spread ? share_.collective(work) : work();
+  };
+  // Process 0 alone writes: it makes the folder before the build, so that
+  // a folder it cannot make fails before the work.
+  collective([&] {
+    if (!leader) return;
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    if (ec) {
+      throw Error("table cache: cannot create folder '" + dir_.string() + "': " + ec.message());
     }
-    BinShareReport report;
-    TableParams built = build_table_with_engine(material, o, progress && leader, share_, &report);
-    built.set_cache_key(k);
-    collective([&] {
-      if (leader) write_table_file(path, built);
-    });
-    if (progress && leader && spread) {
-      std::string each;
-      for (auto n : report.samples_by_rank) each += (each.empty() ? "" : ", ") + std::to_string(n);
-      std::fprintf(stderr,
-                   "fastmu: table cache: momentum bins shared by %d processes (samples: %s)\n",
-                   share_.size, each.c_str());
-    }
-    table = std::make_shared<const TableParams>(std::move(built));
+  });
+  if (progress && leader) {
+    std::string steps;
+    for (const LadderRung& r : ladder)
+      steps += fmt::format("{}{:g}", steps.empty() ? "" : ", ", r.step_m);
+    std::fprintf(stderr, "fastmu: building tables for %s, steps %s m -> %s\n",
+                 material.name.c_str(), steps.c_str(), dir_.c_str());
   }
-  loaded_.emplace(k, table);
-  return table;
+  BinShareReport report;
+  std::vector<TableParams> built =
+      build_ladder_tables(material, ladder, options_, progress && leader, share_, &report);
+  collective([&] {
+    for (std::size_t k = 0; k < ladder.size(); ++k) {
+      built[k].set_cache_key(keys[k]);
+      if (leader) write_table_file(paths[k], built[k]);
+    }
+  });
+  if (progress && leader && spread) {
+    std::string each;
+    for (auto n : report.samples_by_rank) each += (each.empty() ? "" : ", ") + std::to_string(n);
+    std::fprintf(stderr,
+                 "fastmu: table cache: momentum bins shared by %d processes (samples: %s)\n",
+                 share_.size, each.c_str());
+  }
+  for (std::size_t k = 0; k < ladder.size(); ++k) {
+    tables[k] = std::make_shared<const TableParams>(std::move(built[k]));
+  }
 }
 
 }  // namespace fastmu

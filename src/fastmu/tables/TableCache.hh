@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "fastmu/tables/LadderBuilder.hh"
 #include "fastmu/tables/TableBuilder.hh"
 
 namespace fastmu {
@@ -20,15 +21,20 @@ class TableCache {
  public:
   // The cache folder: $FASTMU_CACHE, else $XDG_CACHE_HOME/fastmu, else ~/.cache/fastmu.
   static std::filesystem::path default_dir();
-  // Samples per momentum bin for tables the cache builds: $FASTMU_CACHE_SAMPLES
-  // if set (tests and CI use a few thousand), else 1e6.
+  // The most samples per momentum bin for tables the cache builds (they
+  // stop earlier where the loss precision is met): $FASTMU_CACHE_SAMPLES if
+  // set (tests use a few thousand), else 1e6.
   static std::size_t default_samples_per_bin();
   // The cache key: one canonical line of everything that made a table — the
   // material's definition at full precision (name, density, I, density-effect
   // parameters, state, composition), step, momentum binning and its parameters,
-  // histogram bins, samples per bin, charge, seed, tail fraction, the
-  // generator (engine version and physics options) and the file format
+  // histogram bins, charge, seed, tail fraction, the generator (engine
+  // version, physics options, backend, the ladder's steps, the sampling
+  // goal), the table's own step and first momentum, and the file format
   // version. A new option that changes tables must be added here.
+  static std::string key(const Material& material, const TableBuildOptions& options,
+                         const std::vector<LadderRung>& ladder, std::size_t rung);
+  // The key of a table built alone (a ladder of options.step_m only).
   static std::string key(const Material& material, const TableBuildOptions& options);
   // "<material>_step<mm>mm_<first 16 hex digits of SHA-256(key)>_v<format>.h5",
   // e.g. "G4_Fe_step20mm_3f2a...e1_v1.h5".
@@ -37,7 +43,8 @@ class TableCache {
   explicit TableCache(std::filesystem::path dir = default_dir());
 
   const std::filesystem::path& dir() const { return dir_; }
-  // The file the table of `material` for `step_m` (with build_options()) has.
+  // The file the table of `material` for `step_m` built alone (with
+  // build_options()) has.
   std::filesystem::path path_for(const Material& material, double step_m) const;
 
   // The table of `material` for `step_m`: from memory, else from the cache
@@ -49,10 +56,17 @@ class TableCache {
   std::shared_ptr<const TableParams> get(const Material& material, double step_m,
                                          bool progress = true);
   // The same for momenta from `p_from` only (the long steps of fast muons,
-  // StepLengths.hh): the binning starts at p_from, with the log and uniform
-  // binnings' bins as dense as over the whole range.
+  // StepLengths.hh): the bins of the whole range from the first edge at
+  // or above p_from (LadderRung).
   std::shared_ptr<const TableParams> get(const Material& material, double step_m, double p_from,
                                          bool progress);
+  // A material's whole ladder (its step, the shorter and the long steps),
+  // in the order of `ladder`: the tables in the folder if every one is
+  // current, else all built together from one set of histories
+  // (LadderBuilder.hh) and written.
+  std::vector<std::shared_ptr<const TableParams>> get_ladder(const Material& material,
+                                                             const std::vector<LadderRung>& ladder,
+                                                             bool progress = true);
 
   // Loads, several files at once, those of `requests` already in the cache
   // folder and current (the set-up of a run waits on them); get() then
@@ -63,6 +77,7 @@ class TableCache {
     const Material* material = nullptr;
     double step_m = 0;
     double p_from = 0;
+    std::vector<LadderRung> ladder;  // the ladder it belongs to (empty: built alone)
   };
   void preload(const std::vector<TableRequest>& requests);
 
@@ -80,8 +95,13 @@ class TableCache {
   const TableBuildOptions& build_options() const { return options_; }
 
  private:
-  // build_options() for `step_m` and momenta from `p_from` (0: all).
-  TableBuildOptions options_for(double step_m, double p_from) const;
+  // build_options() for `step_m`, with the backend resolved.
+  TableBuildOptions options_for(double step_m) const;
+  // Builds `ladder` (keys and files given), writes its files, fills `tables`.
+  void build_ladder(const Material& material, const std::vector<LadderRung>& ladder,
+                    const std::vector<std::string>& keys,
+                    const std::vector<std::filesystem::path>& paths, bool progress,
+                    std::vector<std::shared_ptr<const TableParams>>& tables);
   // The table of `path` if it exists and carries key `k` (loaded without its
   // histograms), nullptr if it is missing or stale; throws on a bad file.
   std::shared_ptr<const TableParams> load_if_current(const std::filesystem::path& path,

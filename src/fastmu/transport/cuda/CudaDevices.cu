@@ -7,7 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "fastmu/transport/cuda/CudaCheck.cuh"
+#include "fastmu/core/CudaCheck.cuh"
 
 namespace fastmu::cuda {
 

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "fastmu/core/CudaCheck.cuh"
 #include "fastmu/core/Error.hh"
-#include "fastmu/transport/cuda/CudaCheck.cuh"
 #include "fastmu/transport/cuda/GpuStreams.cuh"
 #include "fastmu/transport/cuda/MuonOrder.cuh"
 #include "fastmu/transport/cuda/ObjectiveKernels.cuh"

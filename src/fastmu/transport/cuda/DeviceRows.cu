@@ -5,8 +5,8 @@
 
 #include <string>
 
+#include "fastmu/core/CudaCheck.cuh"
 #include "fastmu/core/Error.hh"
-#include "fastmu/transport/cuda/CudaCheck.cuh"
 #include "fastmu/transport/cuda/MuonQueue.cuh"
 #include "fastmu/transport/cuda/TransportKernels.cuh"
 

@@ -2,7 +2,7 @@
 
 #include <cub/device/device_scan.cuh>
 
-#include "fastmu/transport/cuda/CudaCheck.cuh"
+#include "fastmu/core/CudaCheck.cuh"
 #include "fastmu/transport/gradient/WindowObjective.hh"
 
 namespace fastmu::cuda {

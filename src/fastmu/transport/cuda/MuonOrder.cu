@@ -2,7 +2,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include "fastmu/transport/cuda/CudaCheck.cuh"
+#include "fastmu/core/CudaCheck.cuh"
 
 namespace fastmu::cuda {
 namespace {

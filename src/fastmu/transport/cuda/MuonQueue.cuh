@@ -11,8 +11,8 @@
 
 #include <cuda_runtime.h>
 
+#include "fastmu/core/CudaCheck.cuh"
 #include "fastmu/transport/TransportView.hh"
-#include "fastmu/transport/cuda/CudaCheck.cuh"
 #include "fastmu/transport/step/StepPhysics.hh"
 
 namespace fastmu::cuda {

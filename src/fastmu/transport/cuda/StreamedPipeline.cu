@@ -15,8 +15,8 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include "fastmu/core/CudaCheck.cuh"
 #include "fastmu/core/Error.hh"
-#include "fastmu/transport/cuda/CudaCheck.cuh"
 #include "fastmu/transport/cuda/GpuStreams.cuh"
 #include "fastmu/transport/cuda/PipelineChunks.hh"
 #include "fastmu/transport/cuda/ResultColumns.hh"

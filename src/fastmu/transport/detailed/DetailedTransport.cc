@@ -75,8 +75,8 @@ void transport_segment(DetailedTrack& trk, const DetailedRegion& region, const M
                        const Field& field, const DetailedTransportOptions& options,
                        const StepLimits& limits, Rng& rng) {
   if (mp.tables) {
-    const MuonStepper<DetailedRegion, Field> stepper(mp.tables->view(), *mp.msc, region, field,
-                                                     options.physics, limits);
+    const MuonStepper<DetailedRegion, Field> stepper(mp.tables->view(), mp.msc->data(), region,
+                                                     field, options.physics, limits);
     stepper.transport(trk, rng);
   } else {
     fly_through_vacuum(trk, region, field, limits);

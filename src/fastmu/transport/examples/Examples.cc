@@ -77,6 +77,28 @@ MaterialSteps material_steps_of(const GeometryParams& geo, const MaterialLibrary
   return steps;
 }
 
+// The ladder of `name` the cache provides: its step d (unless a table file
+// gives it), the shorter steps, and the long steps (unless d is set for
+// the material or given): d first, then the shorter, then the long ones.
+std::vector<LadderRung> cache_ladder(const std::string& name, const Material& material,
+                                     const TableSet& tables, const TableCache& cache,
+                                     const StepOptions& options, const MaterialSteps& steps) {
+  const bool given = tables.count(name) > 0;
+  const double d =
+      given ? tables.at(name)->metadata().step_m : material_step(material, options.step, steps);
+  std::vector<LadderRung> ladder;
+  if (!given) ladder.push_back({d, 0.0});
+  for (const double s : ladder_steps(d, material.density_g_cm3)) ladder.push_back({s, 0.0});
+  // A step set for this material (geometry or command line) is kept at
+  // every momentum; table files given by the caller come without ladders.
+  if (steps.count(name) || given) return ladder;
+  for (const LongStep& s :
+       long_steps(d, options.long_steps, table_top_momentum(cache.build_options()))) {
+    ladder.push_back({s.step, s.p_from});
+  }
+  return ladder;
+}
+
 }  // namespace
 
 std::vector<TableCache::TableRequest> cache_tables_needed(
@@ -87,15 +109,8 @@ std::vector<TableCache::TableRequest> cache_tables_needed(
   for (const auto& name : geo.material_names()) {
     if (is_vacuum_material(name)) continue;
     const Material& material = materials.find(name);
-    const bool given = tables.count(name) > 0;
-    const double d =
-        given ? tables.at(name)->metadata().step_m : material_step(material, options.step, steps);
-    if (!given) want.push_back({&material, d, 0.0});
-    for (const double s : ladder_steps(d, material.density_g_cm3)) want.push_back({&material, s});
-    if (steps.count(name) || given) continue;
-    for (const LongStep& s : long_steps(d, options.long_steps, cache.build_options().p_max)) {
-      want.push_back({&material, s.step, s.p_from});
-    }
+    const auto ladder = cache_ladder(name, material, tables, cache, options, steps);
+    for (const LadderRung& r : ladder) want.push_back({&material, r.step_m, r.p_from, ladder});
   }
   return want;
 }
@@ -113,21 +128,18 @@ TransportParams make_transport_params(std::shared_ptr<const GeometryParams> geo,
     cache->preload(cache_tables_needed(*geo, materials, tables, *cache, options, overrides));
   for (const auto& name : geo->material_names()) {
     if (is_vacuum_material(name)) continue;
+    if (!cache) {
+      if (!all.count(name)) throw Error(source + ": no table for material '" + name + "'");
+      continue;
+    }
     const Material& material = materials.find(name);
-    if (!all.count(name)) {
-      if (!cache) throw Error(source + ": no table for material '" + name + "'");
-      all[name] = cache->get(material, material_step(material, options.step, steps));
-    }
-    if (!cache) continue;
+    const auto ladder = cache_ladder(name, material, tables, *cache, options, steps);
+    const auto got = cache->get_ladder(material, ladder);
+    std::size_t k = 0;
+    if (!all.count(name)) all[name] = got[k++];
     const double d = all[name]->metadata().step_m;
-    for (const double s : ladder_steps(d, material.density_g_cm3)) {
-      shorter[name].push_back(cache->get(material, s));
-    }
-    // A step set for this material (geometry or command line) is kept at
-    // every momentum; table files given by the caller come without ladders.
-    if (steps.count(name) || tables.count(name)) continue;
-    for (const LongStep& s : long_steps(d, options.long_steps, cache->build_options().p_max)) {
-      longer[name].push_back(cache->get(material, s.step, s.p_from, true));
+    for (; k < got.size(); ++k) {
+      (ladder[k].p_from > 0 || ladder[k].step_m > d ? longer : shorter)[name].push_back(got[k]);
     }
   }
   return TransportParams(std::move(geo), all, options, shorter, longer);

@@ -26,7 +26,10 @@
 //
 // Long steps for fast muons: a muon of momentum p >= 2^k p_long takes steps
 // of 2^k d (k = 1 .. long_steps, while 2^k d <= kMaxMaterialStep), from
-// tables built at that length for momenta from 2^k p_long. Criterion: beyond
+// tables built at that length for momenta from 2^k p_long, rounded up to
+// the first edge of the tables' momentum grid (within one bin, < 9 %
+// above, for the default grid; the table's lowest momentum is the
+// threshold the transport applies). Criterion: beyond
 // what its table holds, a histogram step errs by applying the field's bending
 // with the momentum at its start and by the fractional loss it applies at
 // once, both ~ h / p; so h / p stays at most d / p_long, the reference

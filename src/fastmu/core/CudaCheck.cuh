@@ -1,4 +1,5 @@
-// Error checking of CUDA runtime calls inside the CUDA backend.
+// Error checking of CUDA runtime calls (the CUDA transport and the detailed
+// engine on the GPU).
 #pragma once
 
 #include <string>

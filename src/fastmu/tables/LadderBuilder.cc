@@ -1,0 +1,416 @@
+#include "fastmu/tables/LadderBuilder.hh"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "fastmu/core/Error.hh"
+#include "fastmu/core/Parallel.hh"
+#include "fastmu/core/Progress.hh"
+#include "fastmu/materials/Material.hh"
+#include "fastmu/physics/LadderSampler.hh"
+#include "fastmu/tables/AliasTable.hh"
+#include "fastmu/tables/BinBytes.hh"
+#include "fastmu/tables/BinHistogrammer.hh"
+#include "fastmu/tables/EngineSampleSource.hh"
+
+namespace fastmu {
+namespace {
+
+// Bins sampled together: enough histories per launch to fill a GPU, and the
+// samples of 16 bins x every step in memory at once.
+constexpr std::size_t kBinsPerGroup = 16;
+// Records (history x step) per engine call: 2 floats each, 256 MB.
+constexpr std::size_t kMaxRecords = std::size_t{1} << 25;
+// A round asks for 10 % more than the estimate, so one more round rarely
+// follows, but at most kRoundGrowth x the histories so far: the estimate of
+// the error from few samples of a heavy-tailed loss (one catastrophic loss
+// among 2e4) can be far too high, and is refined on the way.
+constexpr double kRoundMargin = 1.1;
+constexpr double kRoundGrowth = 4.0;
+
+// A rung in ascending step order, with what the build needs to know of it.
+struct Rung {
+  double step = 0;
+  int first_bin = 0;       // its first momentum bin
+  double precision = 0;    // its goal on the relative error of the mean loss
+  std::size_t caller = 0;  // its index in the caller's list
+};
+
+// One momentum bin's sampling: histories so far and a histogram per rung.
+struct BinRun {
+  int bin = 0;
+  int rungs = 0;  // rungs 0 .. rungs - 1 are recorded (the active ones and the inner ones)
+  std::size_t done = 0;
+  std::vector<std::unique_ptr<BinHistogrammer>> hist;  // null for a rung that lacks this bin
+};
+
+std::vector<Rung> sorted_rungs(const std::vector<LadderRung>& rungs,
+                               const std::vector<double>& edges, double precision) {
+  if (rungs.empty()) throw Error("table ladder: no steps");
+  std::vector<Rung> out;
+  for (std::size_t i = 0; i < rungs.size(); ++i) {
+    const LadderRung& r = rungs[i];
+    if (!(r.step_m > 0) || !std::isfinite(r.step_m)) {
+      throw Error("--step must be a positive length in metres");
+    }
+    if (!(r.p_from >= 0) || !(r.p_from < edges.back())) {
+      throw Error(fmt::format("table ladder: step {} m starts at {} GeV/c, outside the tables",
+                              r.step_m, r.p_from));
+    }
+    const int n = static_cast<int>(edges.size()) - 1;
+    int first = 0;  // the first bin whose lower edge is at or above p_from
+    while (first + 1 < n && edges[first] < r.p_from * (1 - 1e-12)) ++first;
+    out.push_back({r.step_m, first, precision, i});
+  }
+  std::sort(out.begin(), out.end(), [](const Rung& a, const Rung& b) { return a.step < b.step; });
+  for (std::size_t k = 1; k < out.size(); ++k) {
+    if (!(out[k].step > out[k - 1].step)) throw Error("table ladder: a step is listed twice");
+  }
+  // The reference step: the longest that serves every momentum bin.
+  double d = 0;
+  for (const Rung& r : out) {
+    if (r.first_bin == 0) d = std::max(d, r.step);
+  }
+  for (Rung& r : out) {
+    if (r.step < d) r.precision *= std::sqrt(d / r.step);
+  }
+  return out;
+}
+
+BinRun start_bin(int b, const std::vector<Rung>& rungs, const TableBuildOptions& o) {
+  BinRun run;
+  run.bin = b;
+  run.hist.resize(rungs.size());
+  for (std::size_t k = 0; k < rungs.size(); ++k) {
+    if (rungs[k].first_bin > b) continue;
+    run.hist[k] = std::make_unique<BinHistogrammer>(o.hist_bins, o.hist_bins, o.tail_fraction);
+    run.rungs = static_cast<int>(k) + 1;
+  }
+  return run;
+}
+
+// Histories the bin's next round needs, and the rungs they must reach (0: done).
+std::pair<std::size_t, int> next_round(const BinRun& run, const std::vector<Rung>& rungs,
+                                       const TableBuildOptions& o) {
+  const std::size_t cap = o.samples_per_bin;
+  if (run.done >= cap) return {0, 0};
+  if (o.loss_precision <= 0) return {cap - run.done, run.rungs};
+  if (run.done == 0) return {std::min(o.min_samples, cap), run.rungs};
+  double need = 0;
+  int reach = 0;
+  for (std::size_t k = 0; k < rungs.size(); ++k) {
+    const BinHistogrammer* h = run.hist[k].get();
+    if (!h || h->size() == 0) continue;
+    const double goal = rungs[k].precision * h->mean_loss();
+    const double err = h->mean_loss_error();
+    if (!(err > goal)) continue;  // met (or a bin with no loss at all)
+    need = std::max(need, kRoundMargin * h->size() * (err / goal) * (err / goal));
+    reach = static_cast<int>(k) + 1;
+  }
+  if (reach == 0) return {0, 0};
+  need = std::min(need, kRoundGrowth * static_cast<double>(run.done));
+  const std::size_t target = std::min<std::size_t>(cap, static_cast<std::size_t>(need) + 1);
+  if (target <= run.done) return {0, 0};
+  return {target - run.done, reach};
+}
+
+// Adds a batch's records to the histograms: one task per (bin, rung).
+void histogram_batch(std::vector<BinRun*>& runs, const std::vector<LadderJob>& jobs,
+                     const LadderRecords& rec, std::size_t rungs, int threads) {
+  std::vector<std::pair<std::size_t, std::size_t>> tasks;  // (job, rung)
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(jobs[j].rungs) && k < rungs; ++k) {
+      if (runs[j]->hist[k]) tasks.emplace_back(j, k);
+    }
+  }
+  parallel_for_chunks(tasks.size(), threads, 1, [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t t = lo; t < hi; ++t) {
+      const auto [j, k] = tasks[t];
+      BinHistogrammer& h = *runs[j]->hist[k];
+      const std::size_t n = jobs[j].n, h0 = rec.history_offset[j];
+      const std::size_t r0 = rec.record_offset[j] + k * n;
+      h.reserve(h.size() + n);
+      for (std::size_t i = 0; i < n; ++i) {
+        h.add_fractions(rec.p0[h0 + i], rec.loss[r0 + i], rec.kick[r0 + i]);
+      }
+    }
+  });
+}
+
+struct BuildClock {
+  std::size_t histories = 0, samples = 0;
+  double sampling_s = 0, histogram_s = 0;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Samples a group of bins round by round until each meets its goal. Each
+// bin's jobs of one engine call are one job (a bin's histograms are filled
+// by one task), its histories numbered on from the previous rounds'.
+void sample_group(const Material& material, const LadderSpec& spec, const std::vector<Rung>& rungs,
+                  const std::vector<double>& edges, const TableBuildOptions& o,
+                  EngineBackend backend, std::vector<BinRun>& group, BuildClock& clock) {
+  for (;;) {
+    std::vector<LadderJob> jobs;
+    std::vector<BinRun*> owners;
+    std::size_t records = 0;
+    for (BinRun& run : group) {
+      const auto [m, reach] = next_round(run, rungs, o);
+      if (m == 0) continue;
+      const std::size_t take = std::min(m, (kMaxRecords - records) / reach);
+      if (take == 0) break;  // the call is full: this bin goes on in the next one
+      jobs.push_back({derived_seed(o.seed, static_cast<std::uint64_t>(run.bin), 0), run.done, take,
+                      edges[run.bin], edges[run.bin + 1], reach});
+      owners.push_back(&run);
+      records += take * reach;
+    }
+    if (jobs.empty()) return;
+    auto t0 = std::chrono::steady_clock::now();
+    const LadderRecords rec = sample_ladder(material, spec, jobs, backend, o.threads);
+    clock.sampling_s += seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    histogram_batch(owners, jobs, rec, rungs.size(), o.threads);
+    clock.histogram_s += seconds_since(t0);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      owners[j]->done += jobs[j].n;
+      clock.histories += jobs[j].n;
+      clock.samples += jobs[j].n * jobs[j].rungs;
+    }
+  }
+}
+
+TableData empty_table(const std::vector<double>& edges, const Rung& rung, int hist_bins) {
+  TableData d;
+  d.nx = d.ny = hist_bins;
+  d.p_edges.assign(edges.begin() + rung.first_bin, edges.end());
+  const std::size_t n = d.p_edges.size() - 1, cpb = d.cells_per_bin();
+  d.p_centres.resize(n);
+  d.axes.resize(n);
+  d.counts.resize(n * cpb);
+  d.cells.resize(n * cpb);
+  d.samples_per_bin.resize(n);
+  d.mean_loss.resize(n);
+  d.std_loss.resize(n);
+  d.mean_kick.resize(n);
+  return d;
+}
+
+// Histograms -> the tables' bins (alias tables, moments), one task per (bin, rung).
+void finish_group(std::vector<BinRun>& group, const std::vector<Rung>& rungs,
+                  std::vector<TableData>& tables, int threads) {
+  std::vector<std::pair<BinRun*, std::size_t>> tasks;
+  for (BinRun& run : group) {
+    for (std::size_t k = 0; k < rungs.size(); ++k) {
+      if (run.hist[k]) tasks.emplace_back(&run, k);
+    }
+  }
+  parallel_for_chunks(tasks.size(), threads, 1, [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t t = lo; t < hi; ++t) {
+      BinRun& run = *tasks[t].first;
+      const std::size_t k = tasks[t].second;
+      TableData& d = tables[k];
+      const std::size_t b = static_cast<std::size_t>(run.bin - rungs[k].first_bin);
+      const std::size_t cpb = d.cells_per_bin();
+      const BinHistogram h = run.hist[k]->finish();
+      run.hist[k].reset();  // its samples are no longer needed
+      d.axes[b] = h.axes;
+      d.p_centres[b] = std::min(std::max(h.centre, d.p_edges[b]), d.p_edges[b + 1]);
+      d.samples_per_bin[b] = h.samples;
+      d.mean_loss[b] = h.mean_loss;
+      d.std_loss[b] = h.std_loss;
+      d.mean_kick[b] = h.mean_kick;
+      std::copy(h.counts.begin(), h.counts.end(), d.counts.begin() + b * cpb);
+      std::vector<double> w(h.counts.begin(), h.counts.end());
+      build_alias_table(w, std::span<AliasCell>(d.cells.data() + b * cpb, cpb));
+    }
+  });
+}
+
+std::vector<double> ladder_edges(const Material& material, const std::vector<LadderRung>& rungs,
+                                 const TableBuildOptions& o, const PhysicsOptions& physics,
+                                 bool progress) {
+  if (o.binning != MomentumBinning::adaptive) return ladder_momentum_edges(o);
+  if (rungs.size() != 1) throw Error("adaptive momentum binning builds one step at a time");
+  EngineSampleSource pilot_source(material, rungs[0].step_m, o.charge, o.seed, o.threads, physics);
+  ProgressBar pilot("pilot   " + material.name,
+                    static_cast<std::size_t>(o.pilot_probes) * o.pilot_muons,
+                    progress && progress_wanted());
+  return make_momentum_edges(o, pilot_source, &pilot);
+}
+
+// Exchanges the spread build's bins: every process ends with every bin.
+void exchange_bins(const BinShare& share, const std::vector<int>& mine_bins,
+                   const std::vector<Rung>& rungs, std::vector<TableData>& tables,
+                   BinShareReport* report, std::uint64_t my_samples) {
+  std::vector<unsigned char> bytes;
+  bytes.reserve(4096);
+  const std::int32_t header[2] = {share.rank, static_cast<std::int32_t>(mine_bins.size())};
+  put_bytes(bytes, header, 2);
+  put_bytes(bytes, &my_samples);
+  for (int b : mine_bins) {
+    for (std::size_t k = 0; k < rungs.size(); ++k) {
+      if (rungs[k].first_bin <= b) append_bin(bytes, tables[k], b - rungs[k].first_bin);
+    }
+  }
+  share.gather(bytes);
+  share.broadcast(bytes);
+  std::vector<std::uint64_t> by_rank(static_cast<std::size_t>(share.size), 0);
+  for (std::size_t at = 0; at < bytes.size();) {
+    std::int32_t h[2] = {-1, -1};
+    std::uint64_t samples = 0;
+    get_bytes(bytes, at, h, 2);
+    get_bytes(bytes, at, &samples);
+    if (h[0] < 0 || h[0] >= share.size || h[1] < 0) {
+      throw Error("table build: bad share header from another rank");
+    }
+    by_rank[static_cast<std::size_t>(h[0])] = samples;
+    // The bins of rank h[0]: b = h[0], h[0] + size, ...; each with its rungs' entries.
+    for (std::int32_t i = 0; i < h[1]; ++i) {
+      const int b = h[0] + i * share.size;
+      for (std::size_t k = 0; k < rungs.size(); ++k) {
+        if (rungs[k].first_bin > b) continue;
+        if (read_bin(bytes, at, tables[k]) != b - rungs[k].first_bin) {
+          throw Error("table build: bins from another rank out of order");
+        }
+      }
+    }
+  }
+  if (report) report->samples_by_rank = std::move(by_rank);
+}
+
+}  // namespace
+
+std::string ladder_generator(const std::vector<LadderRung>& rungs, const TableBuildOptions& o,
+                             const PhysicsOptions& physics) {
+  std::vector<double> steps;
+  for (const LadderRung& r : rungs) steps.push_back(r.step_m);
+  std::sort(steps.begin(), steps.end());
+  std::string s = engine_generator(physics) + " on " + o.backend + "; histories through steps";
+  for (double d : steps) s += fmt::format(" {:.17g}", d);
+  s += " m; ";
+  if (o.loss_precision > 0) {
+    s += fmt::format("samples per bin to {:.17g} of the mean loss, {}..{}", o.loss_precision,
+                     std::min(o.min_samples, o.samples_per_bin), o.samples_per_bin);
+  } else {
+    s += fmt::format("{} samples per bin", o.samples_per_bin);
+  }
+  return s;
+}
+
+std::vector<TableParams> build_ladder_tables(const Material& material,
+                                             const std::vector<LadderRung>& ladder,
+                                             const TableBuildOptions& options, bool progress,
+                                             const BinShare& share, BinShareReport* report,
+                                             PhysicsOptions physics) {
+  const auto t_start = std::chrono::steady_clock::now();
+  TableBuildOptions o = options;
+  if (o.hist_bins < 1 || o.hist_bins > 4096) throw Error("--hist-bins must be in [1, 4096]");
+  if (o.samples_per_bin < 1) throw Error("--samples-per-bin must be at least 1");
+  if (o.min_samples < 1) throw Error("--min-samples must be at least 1");
+  if (!(o.loss_precision >= 0) || !std::isfinite(o.loss_precision)) {
+    throw Error("--loss-precision must be a non-negative fraction");
+  }
+  if (o.charge != -1 && o.charge != 1) throw Error("--charge must be -1 or 1");
+  const EngineBackend backend = resolve_engine_backend(o.backend, "--table-backend");
+  o.backend = to_string(backend);
+  const bool spread = share.size > 1;
+  if (spread && (share.rank < 0 || share.rank >= share.size || !share.collective || !share.gather ||
+                 !share.broadcast)) {
+    throw Error("table build: invalid share of the momentum bins");
+  }
+  const auto collective = [&](const std::function<void()>& work) {
+    spread ? share.collective(work) : work();
+  };
+
+  std::vector<double> edges;
+  std::vector<Rung> rungs;
+  std::vector<TableData> tables;
+  std::vector<int> mine;
+  BuildClock clock;
+  std::unique_ptr<ProgressBar> bar;
+  collective([&] {
+    edges = ladder_edges(material, ladder, o, physics, progress);
+    rungs = sorted_rungs(ladder, edges, o.loss_precision);
+    for (const Rung& r : rungs) tables.push_back(empty_table(edges, r, o.hist_bins));
+    const int n = static_cast<int>(edges.size()) - 1;
+    for (int b = spread ? share.rank : 0; b < n; b += spread ? share.size : 1) mine.push_back(b);
+
+    LadderSpec spec;
+    for (const Rung& r : rungs) spec.radii.push_back(r.step);
+    spec.charge = o.charge;
+    spec.physics = physics;
+    // Spread, the bar counts every process's bins (share.progress); where
+    // nothing is shared, this process's own.
+    auto bar_share = spread && share.progress ? share.progress() : nullptr;
+    const bool own_share = spread && !bar_share;
+    const std::string label =
+        fmt::format("tables  {} ({} steps, {})", material.name, rungs.size(), o.backend);
+    bar = std::make_unique<ProgressBar>(
+        own_share ? fmt::format("{} (rank {} of {})", label, share.rank, share.size) : label,
+        own_share ? mine.size() : static_cast<std::size_t>(n), progress && progress_wanted(),
+        std::move(bar_share));
+    for (std::size_t g = 0; g < mine.size(); g += kBinsPerGroup) {
+      std::vector<BinRun> group;
+      for (std::size_t i = g; i < std::min(mine.size(), g + kBinsPerGroup); ++i) {
+        group.push_back(start_bin(mine[i], rungs, o));
+      }
+      sample_group(material, spec, rungs, edges, o, backend, group, clock);
+      const auto t0 = std::chrono::steady_clock::now();
+      finish_group(group, rungs, tables, o.threads);
+      clock.histogram_s += seconds_since(t0);
+      bar->add(std::min(mine.size(), g + kBinsPerGroup) - g);
+    }
+  });
+  std::string created = utc_now_iso();
+  if (!spread) bar->finish();
+  if (spread) {
+    exchange_bins(share, mine, rungs, tables, report, clock.samples);
+    bar->finish(edges.size() - 1);
+    std::vector<unsigned char> stamp(created.begin(), created.end());
+    share.broadcast(stamp);
+    created.assign(stamp.begin(), stamp.end());
+  } else if (report) {
+    report->samples_by_rank.assign(1, clock.samples);
+  }
+  if (progress && share.rank == 0) {
+    std::fprintf(stderr,
+                 "fastmu: tables %s: %zu steps, %zu momentum bins, %.3g histories (%.3g samples) "
+                 "in %.1f s on %s: engine %.1f s, histograms %.1f s\n",
+                 material.name.c_str(), rungs.size(), edges.size() - 1,
+                 static_cast<double>(clock.histories), static_cast<double>(clock.samples),
+                 seconds_since(t_start), o.backend.c_str(), clock.sampling_s, clock.histogram_s);
+  }
+
+  TableMetadata meta;
+  meta.material = material.name;
+  meta.material_definition = material.definition();
+  meta.density_g_cm3 = material.density_g_cm3;
+  meta.generator = ladder_generator(ladder, o, physics);
+  meta.binning = o.binning;
+  meta.charge = o.charge;
+  meta.seed = o.seed;
+  meta.epsilon = o.binning == MomentumBinning::adaptive ? o.epsilon : 0.0;
+  meta.tail_fraction = o.tail_fraction;
+  meta.created_utc = created;
+  meta.format_version = kTableFormatVersion;
+  std::vector<std::unique_ptr<TableParams>> built(ladder.size());
+  for (std::size_t k = 0; k < rungs.size(); ++k) {
+    TableMetadata m = meta;
+    m.step_m = rungs[k].step;
+    built[rungs[k].caller] = std::make_unique<TableParams>(std::move(m), std::move(tables[k]));
+  }
+  std::vector<TableParams> result;
+  result.reserve(ladder.size());
+  for (auto& t : built) result.push_back(std::move(*t));
+  return result;
+}
+
+}  // namespace fastmu
