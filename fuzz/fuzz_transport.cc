@@ -1,7 +1,7 @@
 // Fuzzes the fast transport itself: random muon rows through small random
 // geometries under random step options (TransportInputs.hh), with synthetic
 // tables (SyntheticTables.hh). Every row is refused by the row check with one
-// line, or transported on the CPU lanes to a final status 0..5 with finite
+// line, or transported on the CPU lanes to a final status 0..6 with finite
 // momentum and position and at most max_steps steps; status 5 (above_tables)
 // only for a row above the tables' top; and the per-muon path the GPU runs
 // (transport_muon) ends the first rows with the statuses the lanes gave.
@@ -141,7 +141,8 @@ void check_result(const TransportParams& params, const MuonBatch& in, const Tran
   require(out.size() == in.size() && out.muons.size() == in.size(), "result size");
   for (std::size_t i = 0; i < out.size(); ++i) {
     const int s = out.status[i];
-    require(s >= 0 && s < kMuonStatusCount, "status outside 0..5", i);
+    require(s >= 0 && s < kMuonStatusCount, "status outside 0..6", i);
+    require(s != static_cast<int>(MuonStatus::decayed) || o.decay, "status 6 with decay off", i);
     require(std::isfinite(out.muons.px[i]) && std::isfinite(out.muons.py[i]) &&
                 std::isfinite(out.muons.pz[i]) && std::isfinite(out.muons.x[i]) &&
                 std::isfinite(out.muons.y[i]) && std::isfinite(out.muons.z[i]),
@@ -168,7 +169,7 @@ void check_per_muon(const TransportParams& params, const MuonBatch& in,
                     const TransportResult& lanes) {
   const HostTransportView host(params);
   for (std::size_t i = 0; i < in.size() && i < kPerMuonRows; ++i) {
-    MuonTrack m = make_track(in, i);
+    MuonTrack m = make_track(in, i, host.view.options, 0);
     transport_muon(host.view, m, i);
     require(m.status == lanes.status[i], "per-muon status differs from the CPU lanes", i);
   }

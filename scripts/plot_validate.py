@@ -42,7 +42,10 @@ except ImportError:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import validate_checks as vc  # noqa: E402
 
-STATUS = ["at plane", "stopped", "left world", "step limit", "outside window"]
+# Status values and labels (interfaces.md "Transport output"; 5, above the
+# tables, never reaches validate: such rows are refused).
+STATUS = {0: "at plane", 1: "stopped", 2: "left world", 3: "step limit", 4: "outside window",
+          6: "decayed"}
 QUANTITIES = [("|p|", "GeV/c"), ("x", "m"), ("y", "m"), ("px", "GeV/c"), ("py", "GeV/c")]
 CHARGES = [(13, "mu-"), (-13, "mu+")]
 MIN_BINS, MAX_BINS = 5, 60
@@ -162,7 +165,7 @@ def fraction_checks(fast, det, tol, checks):
         nf, nd = int(np.sum(fast["pdg"] == pdg)), int(np.sum(det["pdg"] == pdg))
         if nf == 0 or nd == 0:
             continue
-        for s, label in enumerate(STATUS):
+        for s, label in STATUS.items():
             kf = int(np.sum((fast["pdg"] == pdg) & (fast["status"] == s)))
             kd = int(np.sum((det["pdg"] == pdg) & (det["status"] == s)))
             c = vc.fraction_check(name, label, (kf, nf, kd, nd), tol)

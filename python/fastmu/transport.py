@@ -28,6 +28,7 @@ STATUS = {
     3: "step_limit",
     4: "outside_window",  # crossed a sensitive plane outside its window
     5: "above_tables",    # |p| above the tables' top (above_tables="stop"): not transported
+    6: "decayed",         # decayed in flight (decay=True): the state where it decayed
 }
 
 COLUMNS = ("id", "px", "py", "pz", "x", "y", "z", "pdg", "weight", "status", "plane")
@@ -122,7 +123,7 @@ def _as_geometry(geometry):
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
               max_steps=100000, all=False, field_map=None, threads=0, gpus=0, cache=True,
-              first_id=0, engine="fast", long_steps=3, above_tables="refuse"):
+              first_id=0, engine="fast", long_steps=3, above_tables="refuse", decay=True):
     """Transports muons through `geometry` by histogram sampling (engine="fast"),
     or with the detailed condensed-history engine (engine="detailed": the
     reference of `fastmu validate`, CPU, no tables; max_steps then counts
@@ -153,6 +154,9 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
       (the default: fastmu.Error naming the row and the range) or 'stop' (not
       transported, status 5), as `fastmu run --above-tables`. Rows are checked
       as a file's rows are: finite, within float range, pdg +-13.
+    decay: decay in flight (True, the default, as `fastmu run --decay on`): a
+      muon that decays gets status 6, with its position and momentum where
+      it decayed; False: muons never decay (both engines).
     first_id: the id of row 0 (host arrays): a slice of a larger set (an MPI
       rank's share) gets the same ids, hence the same random numbers and
       results, as in a transport of the whole set.
@@ -168,6 +172,7 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     plane (int32, -1 if none); with all=True from host arrays also steps
     (int32, the steps each muon took). Bad input raises fastmu.Error.
     """
+    decay = _decay_flag(decay)
     geometry = _as_geometry(geometry)
     if engine == "detailed":
         if is_device_array(muons):
@@ -177,7 +182,8 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
             arr = arr.astype(np.float64)
         return _fastmu._transport_detailed(arr, geometry, seed=int(seed), p_kill=float(p_kill),
                                            max_steps=int(max_steps), all=bool(all),
-                                           threads=int(threads), first_id=int(first_id))
+                                           threads=int(threads), first_id=int(first_id),
+                                           decay=decay)
     if engine != "fast":
         raise Error(f"--engine: '{engine}' is not fast or detailed")
     tables = _normalise_tables(tables)
@@ -189,7 +195,7 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
         cache = str(cache)
     options = dict(step=float(step), seed=int(seed), p_kill=float(p_kill),
                    max_steps=int(max_steps), all=bool(all), threads=int(threads),
-                   long_steps=int(long_steps), above_tables=str(above_tables))
+                   long_steps=int(long_steps), above_tables=str(above_tables), decay=decay)
     if int(gpus) < 0:
         raise Error(f"--gpus: {gpus} is negative")
     if isinstance(muons, str) or hasattr(muons, "__fspath__"):
@@ -204,6 +210,13 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     if arr.dtype != np.float32 and arr.dtype != np.float64:
         arr = arr.astype(np.float64)
     return _fastmu._transport(arr, geometry, tables, cache, backend, field_map, **options)
+
+
+def _decay_flag(decay):
+    """decay= as a bool: True or False (NumPy booleans too), else fastmu.Error."""
+    if isinstance(decay, (bool, np.bool_)):
+        return bool(decay)
+    raise Error(f"decay: {decay!r} is not True or False")
 
 
 def _array_library(obj):
@@ -237,7 +250,7 @@ def _transport_device(muons, geometry, tables, cache, backend, field_map, option
                   plane="int32")
     kw = dict(step=options["step"], seed=options["seed"], p_kill=options["p_kill"],
               max_steps=options["max_steps"], long_steps=options["long_steps"],
-              above_tables=options["above_tables"])
+              above_tables=options["above_tables"], decay=options["decay"])
     if lib == "torch":
         import torch
         rows = muons.detach().to(torch.float32).contiguous()

@@ -136,8 +136,8 @@ TransportResult run(const TransportParams& params, const MuonBatch& in, Backend 
 
 // The step options of a Python call, checked as the command line checks them.
 StepOptions step_options(double step, std::uint64_t seed, double p_kill, long long max_steps,
-                         int long_steps = kDefaultLongSteps) {
-  return checked_step_options({step, p_kill, max_steps, seed, long_steps});
+                         int long_steps = kDefaultLongSteps, bool decay = StepSettings{}.decay) {
+  return checked_step_options({step, p_kill, max_steps, seed, long_steps, decay});
 }
 
 // cache: True (default folder), False (no cache) or a folder.
@@ -250,10 +250,11 @@ auto transport_host(const py::array& muons, const std::shared_ptr<GeometryHandle
                     const py::object& cache, const std::string& backend,
                     std::shared_ptr<FieldMapParams> field_map, double step, std::uint64_t seed,
                     double p_kill, long long max_steps, bool all, int threads, int gpus,
-                    std::uint64_t first_id, int long_steps, const std::string& above_tables) {
+                    std::uint64_t first_id, int long_steps, const std::string& above_tables,
+                    bool decay) {
   if (!geometry) throw Error("transport: geometry is None");
   const Backend requested = parse_backend(backend);
-  const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
+  const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps, decay);
   const MomentumPolicy policy = momentum_policy(above_tables);
   const CacheChoice choice = cache_choice(cache);
   const bool with_plane = geometry->params->sensitive_planes().size() > 1;
@@ -281,9 +282,9 @@ auto transport_device_pointers(std::uintptr_t rows, std::size_t n, int ncol,
                                const py::object& cache, std::shared_ptr<FieldMapParams> field_map,
                                double step, std::uint64_t seed, double p_kill, long long max_steps,
                                std::uintptr_t stream, int long_steps,
-                               const std::string& above_tables) {
+                               const std::string& above_tables, bool decay) {
   if (!geometry) throw Error("transport: geometry is None");
-  const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
+  const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps, decay);
   const MomentumPolicy policy = momentum_policy(above_tables);
   auto ptr = [&](const char* name) {
     if (!columns.contains(name))
@@ -415,10 +416,11 @@ auto window_objective_call(const py::object& muons, const std::shared_ptr<Geomet
 auto transport_detailed_call(const py::array& muons,
                              const std::shared_ptr<GeometryHandle>& geometry, std::uint64_t seed,
                              double p_kill, long long max_steps, bool all, int threads,
-                             std::uint64_t first_id) {
+                             std::uint64_t first_id, bool decay) {
   if (!geometry) throw Error("transport: geometry is None");
   const StepOptions step = step_options(0.02, seed, p_kill, max_steps);
   DetailedTransportOptions options;
+  options.physics.decay = decay;
   options.seed = step.seed;
   options.p_kill = step.p_kill;
   options.max_segments = step.max_steps;
@@ -443,12 +445,14 @@ void bind_transport(py::module_& m) {
         py::arg("cache"), py::arg("backend"), py::arg("field_map"), py::kw_only(), py::arg("step"),
         py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"), py::arg("all"),
         py::arg("threads"), py::arg("gpus") = 0, py::arg("first_id") = 0,
-        py::arg("long_steps") = kDefaultLongSteps, py::arg("above_tables") = "refuse");
+        py::arg("long_steps") = kDefaultLongSteps, py::arg("above_tables") = "refuse",
+        py::arg("decay") = StepSettings{}.decay);
   m.def("_transport_device_ptrs", &transport_device_pointers, py::arg("rows"), py::arg("n"),
         py::arg("ncol"), py::arg("columns"), py::arg("geometry"), py::arg("tables"),
         py::arg("cache"), py::arg("field_map"), py::kw_only(), py::arg("step"), py::arg("seed"),
         py::arg("p_kill"), py::arg("max_steps"), py::arg("stream"),
         py::arg("long_steps") = kDefaultLongSteps, py::arg("above_tables") = "refuse",
+        py::arg("decay") = StepSettings{}.decay,
         "Transports muons in GPU memory (row-major float32 (n, 7|8), device pointer `rows`) into "
         "the device columns given as pointers; returns whether a `plane` column is meaningful.");
   m.def("_window_objective", &window_objective_call, py::arg("muons"), py::arg("geometry"),
@@ -484,7 +488,7 @@ void bind_transport(py::module_& m) {
 
   m.def("_transport_detailed", &transport_detailed_call, py::arg("muons"), py::arg("geometry"),
         py::kw_only(), py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"), py::arg("all"),
-        py::arg("threads"), py::arg("first_id") = 0,
+        py::arg("threads"), py::arg("first_id") = 0, py::arg("decay") = StepSettings{}.decay,
         "The detailed engine through the geometry (`fastmu run --engine detailed`).");
   m.def("cuda_available", &cuda_available,
         "Whether the CUDA backend is built and a GPU is visible.");

@@ -46,7 +46,8 @@ struct ResidentKey {
     return geometry == o.geometry && tables == o.tables && cache_enabled == o.cache_enabled &&
            cache_dir == o.cache_dir && options.step == o.options.step &&
            options.p_kill == o.options.p_kill && options.max_steps == o.options.max_steps &&
-           options.seed == o.options.seed && options.long_steps == o.options.long_steps;
+           options.seed == o.options.seed && options.long_steps == o.options.long_steps &&
+           options.decay == o.options.decay;
   }
 };
 

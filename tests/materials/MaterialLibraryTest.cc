@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/materials/Material.hh"
@@ -185,6 +186,95 @@ TEST(MaterialLibrary, StandardRockIsGroomMokhovStriganov) {
   EXPECT_DOUBLE_EQ(d.a, 0.0830);
   EXPECT_DOUBLE_EQ(d.m, 3.4120);
   EXPECT_DOUBLE_EQ(d.delta0, 0.0);
+}
+
+// Ice: the PDG's "Water (ice)": water's composition and radiation length
+// (36.08 g/cm2), the PDG's Sternheimer row (made with I = 75 eV) moved to
+// I = 79.7 eV as Geant4 moves water's.
+TEST(MaterialLibrary, IceIsThePdgWaterIce) {
+  const Material& ice = builtin_materials().find("ice");
+  EXPECT_EQ(&ice, &builtin_materials().find("Ice"));
+  EXPECT_DOUBLE_EQ(ice.density_g_cm3, 0.918);
+  EXPECT_DOUBLE_EQ(ice.mean_excitation_ev, 79.7);
+  const Material& water = builtin_materials().find("G4_WATER");
+  EXPECT_NEAR(fraction_of(ice, 1), fraction_of(water, 1), 1e-12);
+  EXPECT_NEAR(ice.z_over_a(), water.z_over_a(), 1e-12);
+  EXPECT_NEAR(ice.radiation_length_g_cm2(), 36.08, 0.05);
+  const DensityEffect& d = ice.density_effect;
+  const double corr = 2 * std::log(79.7 / 75.0);
+  EXPECT_NEAR(d.cbar, 3.5873 + corr, 1e-12);
+  EXPECT_NEAR(d.x0, 0.2586 + corr / (2 * std::log(10.0)), 1e-12);
+  EXPECT_NEAR(d.x1, 2.8190 + corr / (2 * std::log(10.0)), 1e-12);
+  EXPECT_DOUBLE_EQ(d.m, 3.4773);
+  // cbar is the definition's 1 + 2 ln(I / hbar omega_p) at ice's density.
+  EXPECT_NEAR(d.cbar, 1 + 2 * std::log(79.7 / ice.plasma_energy_ev()), 2e-3);
+}
+
+// Sea water: water and 35 g/kg of salts (Millero et al. 2008), 1.040 g/cm3.
+TEST(MaterialLibrary, SeaWaterIsWaterWithSalinity35) {
+  const Material& sea = builtin_materials().find("sea_water");
+  EXPECT_EQ(sea.name, "SeaWater");
+  EXPECT_DOUBLE_EQ(sea.density_g_cm3, 1.040);
+  EXPECT_DOUBLE_EQ(sea.mean_excitation_ev, 79.7);
+  double sum = 0;
+  for (const MaterialComponent& c : sea.components) sum += c.mass_fraction;
+  EXPECT_NEAR(sum, 1.0, 1e-12);
+  // The water holds all the hydrogen: what is not water is the salinity.
+  const double h = element_by_z(1).a_g_per_mol, o = element_by_z(8).a_g_per_mol;
+  const double water = fraction_of(sea, 1) * (2 * h + o) / (2 * h);
+  EXPECT_NEAR(1 - water, 0.0352, 0.0005);
+  EXPECT_NEAR(fraction_of(sea, 17), 0.01935, 1e-5);  // chlorine
+  EXPECT_NEAR(fraction_of(sea, 11), 0.01078, 1e-5);  // sodium
+  // Salts lower <Z/A> a little below water's, and the radiation length by
+  // 2 %: 1/X0 = sum w_i / X0_i = 0.965 / 36.08 + 0.0194 / 19.28 (Cl)
+  // + 0.0108 / 27.74 (Na) + ... = 1 / 35.29 g/cm2.
+  const Material& pure = builtin_materials().find("G4_WATER");
+  EXPECT_LT(sea.z_over_a(), pure.z_over_a());
+  EXPECT_GT(sea.z_over_a(), pure.z_over_a() - 0.003);
+  EXPECT_NEAR(sea.radiation_length_g_cm2(), 35.29, 0.05);
+  // No Sternheimer fit: the general parameters, a density effect that grows.
+  EXPECT_GT(sea.density_effect.delta(1e4), sea.density_effect.delta(1e2));
+}
+
+// The laboratory rocks of docs/geometry-and-materials.md as custom
+// materials: their mean Z and A (<Z> = sum w Z^2/A / sum w Z/A) as the page
+// states them, close to the published site values.
+TEST(MaterialLibrary, LaboratoryRocksOfTheDocs) {
+  MaterialLibrary lib;
+  const Material& lngs = lib.add_custom("lngs_rock", 2.72,
+                                        {{"H", 0.0003},
+                                         {"C", 0.1217},
+                                         {"O", 0.5079},
+                                         {"Mg", 0.0832},
+                                         {"Al", 0.0063},
+                                         {"Si", 0.0105},
+                                         {"K", 0.001},
+                                         {"Ca", 0.2691}});
+  const Material& soudan = lib.add_custom("soudan_rock", 2.85,
+                                          {{"H", 0.00304},
+                                           {"C", 0.00081},
+                                           {"O", 0.45467},
+                                           {"Na", 0.01874},
+                                           {"Mg", 0.0397},
+                                           {"Al", 0.08042},
+                                           {"Si", 0.23954},
+                                           {"K", 0.00334},
+                                           {"Ca", 0.06513},
+                                           {"Fe", 0.09461}});
+  auto mean_z_a = [](const Material& m) {
+    double za = 0, z2a = 0;
+    for (const MaterialComponent& c : m.components) {
+      za += c.mass_fraction * c.z / c.a_g_per_mol;
+      z2a += c.mass_fraction * c.z * c.z / c.a_g_per_mol;
+    }
+    return std::pair<double, double>{z2a / za, z2a / za / za};
+  };
+  const auto [z_lngs, a_lngs] = mean_z_a(lngs);
+  EXPECT_NEAR(z_lngs, 11.41, 0.01);  // Mei & Hime: 11.42
+  EXPECT_NEAR(a_lngs, 22.86, 0.01);  // 22.83
+  const auto [z_soudan, a_soudan] = mean_z_a(soudan);
+  EXPECT_NEAR(z_soudan, 12.43, 0.01);  // 12.32
+  EXPECT_NEAR(a_soudan, 25.07, 0.01);  // 24.90
 }
 
 TEST(MaterialLibrary, CompoundsFromAtomCounts) {

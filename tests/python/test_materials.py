@@ -21,6 +21,18 @@ def test_vacuum_alias():
     assert fastmu.materials.find("vacuum")["density"] < 1e-20
 
 
+def test_ice_and_sea_water_by_name_and_alias():
+    ice, sea = fastmu.materials.find("ice"), fastmu.materials.find("sea_water")
+    assert ice["name"] == "Ice" and sea["name"] == "SeaWater"
+    assert ice["density"] == pytest.approx(0.918)
+    assert sea["density"] == pytest.approx(1.040)
+    assert set(ice["composition"]) == {"H", "O"}
+    assert sea["composition"]["Cl"] == pytest.approx(0.01935, abs=1e-5)
+    # Water's radiation length (36.08 g/cm2) over the density; salts shorten it.
+    assert ice["radiation_length_m"] == pytest.approx(0.3608 / 0.918, rel=2e-3)
+    assert sea["radiation_length_m"] < 0.3608 / 1.040
+
+
 def test_composition_of_a_mixture_sums_to_one():
     c = fastmu.materials.find("G4_CONCRETE")["composition"]
     assert sum(c.values()) == pytest.approx(1.0)

@@ -363,3 +363,28 @@ def test_repeated_call_reuses_parameters_and_slices_keep_ids(fe_table, iron_bloc
     # Other options build anew.
     fastmu.transport(m[:10], iron_block, tables=[fe_table], backend="cpu", seed=12)
     assert fastmu._fastmu._transport_params_builds() == builds + 1
+
+
+def test_decay_keyword_and_status(tmp_path):
+    # 1 GeV/c over 5 km of vacuum (decay length 6.2 km): 55 % decay on the way,
+    # status 6 where they decayed; decay=False: none. Both engines.
+    geo = {"world": {"min": [-20, -20, -1], "max": [20, 20, 6000], "material": "vacuum"},
+           "sensitive_planes": [{"z": 5000, "x": [-20, 20], "y": [-20, 20]}]}
+    n = 4000
+    m = np.zeros((n, 8))
+    m[:, 2], m[:, 6], m[:, 7] = 1.0, 13, 1.0
+    survival = np.exp(-5000 * 0.1056583755 / (1.0 * 2.1969811e-6 * 299792458.0))
+    sd = np.sqrt(survival * (1 - survival) / n)
+    assert fastmu.STATUS[6] == "decayed"
+    for engine in ("fast", "detailed"):
+        out = fastmu.transport(m, geo, backend="cpu", engine=engine, all=True, cache=False)
+        decayed = out["status"] == 6
+        assert np.all((out["status"] == 0) | decayed)
+        assert abs(np.mean(out["status"] == 0) - survival) < 4 * sd, engine
+        assert np.all((out["z"][decayed] > 0) & (out["z"][decayed] < 5000))
+        assert np.allclose(out["pz"][decayed], 1.0)  # the momentum it decayed with
+        off = fastmu.transport(m, geo, backend="cpu", engine=engine, all=True, cache=False,
+                               decay=False)
+        assert np.all(off["status"] == 0), engine
+    with pytest.raises(fastmu.Error, match="decay: 'on' is not True or False"):
+        fastmu.transport(m, geo, cache=False, decay="on")

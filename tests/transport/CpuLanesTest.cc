@@ -27,7 +27,7 @@ Agreement compare_with_per_muon(const Env& env, const MuonBatch& in) {
   Agreement a;
   a.n = in.size();
   for (std::size_t i = 0; i < in.size(); ++i) {
-    MuonTrack m = make_track(in, i);
+    MuonTrack m = make_track(in, i, env.options, 0);
     transport_muon(env, m, i);
     const Vec3f p{lanes.muons.px[i], lanes.muons.py[i], lanes.muons.pz[i]};
     const Vec3f r{lanes.muons.x[i], lanes.muons.y[i], lanes.muons.z[i]};
@@ -119,7 +119,7 @@ TEST(CpuLanes, FollowPerMuonHistoriesOfTrappedTracks) {
   for (std::size_t i = 0; i < in.size(); ++i) in.z[i] = 0.0f;  // start in the sticky layer
   // Every muon takes the escape step: its first five steps are four pushes
   // and one whole step.
-  MuonTrack m = make_track(in, 0);
+  MuonTrack m = make_track(in, 0, env.options, 0);
   for (int k = 0; k < kMaxTinySteps; ++k) {
     transport_step(env, m, 0);
     EXPECT_EQ(m.tiny_steps, k + 1);
@@ -135,7 +135,7 @@ TEST(CpuLanes, FollowPerMuonHistoriesOfTrappedTracks) {
   const TransportResult lanes = transport_cpu(env, in, 2);
   std::size_t same = 0;
   for (std::size_t i = 0; i < in.size(); ++i) {
-    MuonTrack q = make_track(in, i);
+    MuonTrack q = make_track(in, i, env.options, 0);
     transport_muon(env, q, i);
     const Vec3f r{lanes.muons.x[i], lanes.muons.y[i], lanes.muons.z[i]};
     same += lanes.status[i] == q.status && lanes.steps[i] == q.steps && norm(r - q.r) <= 2e-8f;

@@ -306,7 +306,7 @@ TEST(Gradient, HardLimitIsTheForwardCount) {
   env.theta[1] = 0.8f;
   double scalar = 0;
   for (std::size_t i = 0; i < in.size(); ++i) {
-    MuonTrack m = make_track(in, i);
+    MuonTrack m = make_track(in, i, env.options, 0);
     transport_muon(env, m, i);
     scalar += m.status == static_cast<std::int32_t>(MuonStatus::at_plane) ? in.weight[i] : 0.0;
   }

@@ -60,8 +60,10 @@ TEST(IronBlock, FastTransportMatchesGeant4) {
   SlabSummary fast;
   fast.n = n;
   for (std::size_t i = 0; i < n; ++i) {
-    ASSERT_TRUE(r.status[i] == 0 || r.status[i] == 1) << "muon " << i << " status " << r.status[i];
-    if (r.status[i] == 1) {
+    // Stopped (1) or decayed (6: ~3e-5 of 50 GeV/c muons over 10 m): not through.
+    const bool lost = r.status[i] == 1 || r.status[i] == 6;
+    ASSERT_TRUE(r.status[i] == 0 || lost) << "muon " << i << " status " << r.status[i];
+    if (lost) {
       ++fast.stopped;
       continue;
     }

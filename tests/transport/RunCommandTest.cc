@@ -79,5 +79,46 @@ TEST(RunCommand, TransportsMuonsThroughMagnetisedSlab) {
   EXPECT_FALSE(std::filesystem::exists(bad_out));
 }
 
+// --decay on (the default) | off: 1 GeV/c muons over 5 km of vacuum (decay
+// length 6.2 km) decay on the way with status 6, and not at all with off; a
+// bad value is one line.
+TEST(RunCommand, DecayOption) {
+  if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
+  const auto dir = work_dir();
+  std::ofstream(dir / "vacuum.json") << R"({
+    "world": {"min": [-20, -20, -1], "max": [20, 20, 6000], "material": "vacuum"},
+    "sensitive_planes": [{"z": 5000, "x": [-20, 20], "y": [-20, 20]}]})";
+  {
+    std::ofstream mu(dir / "beam.csv");
+    mu << "px,py,pz,x,y,z,pdg\n";
+    for (int i = 0; i < 400; ++i) mu << "0,0,1,0,0,0," << (i % 2 ? 13 : -13) << "\n";
+  }
+  const auto out = dir / "decay_out.csv";
+  const std::string args = "--geometry '" + (dir / "vacuum.json").string() + "' --muons '" +
+                           (dir / "beam.csv").string() + "' --out '" + out.string() +
+                           "' --backend cpu --all";
+  auto decayed = [&](const std::string& extra) {
+    EXPECT_EQ(run(args + extra, dir / "log.txt"), 0) << slurp(dir / "log.txt");
+    const io::ColumnTable t = io::read_table(out);
+    const int status = t.require("status", "out");
+    int k = 0;
+    for (std::size_t i = 0; i < t.rows(); ++i) k += t.at(i, status) == 6;
+    return k;
+  };
+  // Survival exp(-5000 / 6233) = 0.448: 221 of 400 decay, +- 10.
+  const int on = decayed("");
+  EXPECT_NEAR(on, 221, 40);
+  EXPECT_EQ(decayed(" --decay on"), on);
+  EXPECT_NE(slurp(dir / "log.txt").find(std::to_string(on) + " decayed"), std::string::npos);
+  EXPECT_EQ(decayed(" --decay off"), 0);
+
+  std::filesystem::remove(out);
+  EXPECT_NE(run(args + " --decay maybe", dir / "log.txt"), 0);
+  const std::string msg = slurp(dir / "log.txt");
+  EXPECT_NE(msg.find("--decay"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\n'), msg.size() - 1) << msg;  // one line
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 }  // namespace
 }  // namespace fastmu

@@ -276,13 +276,14 @@ TEST_F(StreamRun, TwoMpiRanksWriteTheOneProcessFile) {
     EXPECT_EQ(slurp(two), slurp(one)) << ext;
   }
   // Over one HDF5 chunk (2^15 rows), through vacuum: each rank writes its
-  // part into the laid-out file at its place.
+  // part into the laid-out file at its place (--all: every muon, also the
+  // few that decay on the way).
   write_muon_csv(dir_ / "many.csv", 40000);
   std::ofstream(dir_ / "empty.json") << R"({
     "world": {"min": [-5, -5, -1], "max": [5, 5, 12], "material": "vacuum"},
     "sensitive_planes": [{"z": 10.0, "x": [-5, 5], "y": [-5, 5]}]})";
   const std::string many = " run --geometry '" + (dir_ / "empty.json").string() + "' --muons '" +
-                           (dir_ / "many.csv").string() + "' --backend cpu --out '";
+                           (dir_ / "many.csv").string() + "' --backend cpu --all --out '";
   ASSERT_EQ(run("", many + (dir_ / "many1.h5").string() + "'"), 0) << log();
   ASSERT_EQ(run(mpirun, many + (dir_ / "many2.h5").string() + "' --threads 1"), 0) << log();
   EXPECT_EQ(io::read_table(dir_ / "many1.h5").rows(), 40000u);

@@ -60,6 +60,7 @@ struct RunArgs {
   std::uint64_t seed = 1;
   bool all = false;
   std::string above_tables = "refuse";
+  std::string decay = "on";
   std::int64_t max_steps = 100000;
   double p_kill = 0.18;
   int threads = 0;
@@ -76,7 +77,8 @@ struct RunArgs {
 };
 
 StepOptions step_options(const RunArgs& a) {
-  return checked_step_options({a.step, a.p_kill, a.max_steps, a.seed, a.long_steps});
+  return checked_step_options(
+      {a.step, a.p_kill, a.max_steps, a.seed, a.long_steps, parse_decay(a.decay)});
 }
 
 MaterialSteps material_steps(const RunArgs& a) {
@@ -125,10 +127,11 @@ void print_stats(const StreamTotals& t, int threads) {
   const auto* c = t.by_status;
   std::printf(
       "status: %llu at plane, %llu stopped, %llu left world, %llu step limit, %llu outside "
-      "window, %llu above the tables\n",
+      "window, %llu above the tables, %llu decayed\n",
       static_cast<unsigned long long>(c[0]), static_cast<unsigned long long>(c[1]),
       static_cast<unsigned long long>(c[2]), static_cast<unsigned long long>(c[3]),
-      static_cast<unsigned long long>(c[4]), static_cast<unsigned long long>(c[5]));
+      static_cast<unsigned long long>(c[4]), static_cast<unsigned long long>(c[5]),
+      static_cast<unsigned long long>(c[6]));
 }
 
 // Where the run's time went: the stages overlap (reading, transport and
@@ -168,9 +171,9 @@ void print_stats(const TransportResult& r, const TransportStats& st, int threads
   const StatusCounts c = count_status(r);
   std::printf(
       "status: %zu at plane, %zu stopped, %zu left world, %zu step limit, %zu outside window, "
-      "%zu above the tables\n",
+      "%zu above the tables, %zu decayed\n",
       c.by_status[0], c.by_status[1], c.by_status[2], c.by_status[3], c.by_status[4],
-      c.by_status[5]);
+      c.by_status[5], c.by_status[6]);
 }
 
 // `run --engine detailed`: the detailed engine through the same geometry,
@@ -186,6 +189,7 @@ void run_detailed_files(const RunArgs& a) {
   d.max_segments = opt.max_steps;
   d.seed = a.seed;
   d.threads = a.threads;
+  d.physics.decay = opt.decay;
   ProgressBar bar("detailed", muons.size());
   const auto t0 = SteadyClock::now();
   const TransportResult r =
@@ -553,9 +557,11 @@ void run_iron_block(const RunArgs& a) {
   std::vector<std::string> args = {"iron-block", "--fast", fast_file.string()};
   if (a.n_detailed > 0) {
     const auto t0 = SteadyClock::now();
-    const auto samples =
-        transport_slab(materials.find("G4_Fe"), kIronBlockThickness, kIronBlockMomentum,
-                       kIronBlockMomentum, a.n_detailed, -1, Vec3{0, 0, 0}, a.seed, a.threads);
+    PhysicsOptions physics;
+    physics.decay = params.options().decay;  // as the fast transport (decayed: recorded stopped)
+    const auto samples = transport_slab(materials.find("G4_Fe"), kIronBlockThickness,
+                                        kIronBlockMomentum, kIronBlockMomentum, a.n_detailed, -1,
+                                        Vec3{0, 0, 0}, a.seed, a.threads, physics);
     const double secs = seconds_since(t0);
     std::vector<std::array<double, 7>> drows;
     for (const auto& s : samples) drows.push_back({s.p0, s.px, s.py, s.pz, s.x, s.y, s.z});
@@ -640,6 +646,10 @@ void register_run_command(CLI::App& app) {
                   "a muon above the tables' top momentum: refuse (the run stops with one line "
                   "naming the row) | stop (not transported: status 5)")
       ->check(CLI::IsMember({"refuse", "stop"}))
+      ->capture_default_str();
+  run->add_option("--decay", a->decay,
+                  "decay in flight: on (a decayed muon gets status 6 where it decayed) | off")
+      ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   run->add_option("--max-steps", a->max_steps, "step limit per muon")->capture_default_str();
   run->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();

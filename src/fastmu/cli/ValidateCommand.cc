@@ -46,6 +46,7 @@ struct ValidateArgs {
   double p_kill = 0.18;
   std::int64_t max_steps = 100000;
   std::string backend = "auto";
+  std::string decay = "on";
 };
 
 // Documented defaults (docs/detailed-engine-and-validation.md, "fastmu
@@ -113,8 +114,8 @@ void run_validate(const ValidateArgs& a) {
     throw Error("validate: --geometry and --muons are required (or --example iron-block|ship)");
   }
   if (a.out_dir.empty()) throw Error("validate: --out-dir is required");
-  const StepOptions opt =
-      checked_step_options({a.step, a.p_kill, a.max_steps, a.seed, a.long_steps});
+  const StepOptions opt = checked_step_options(
+      {a.step, a.p_kill, a.max_steps, a.seed, a.long_steps, parse_decay(a.decay)});
   const nlohmann::json tol = read_tolerances(a.tolerances);
   const auto script = scripts_dir() / "plot_validate.py";
   if (!std::filesystem::exists(script)) {
@@ -167,6 +168,7 @@ void run_validate(const ValidateArgs& a) {
   dopt.max_segments = static_cast<std::int32_t>(a.max_steps);
   dopt.seed = a.seed;
   dopt.threads = a.threads;
+  dopt.physics.decay = opt.decay;  // both engines decay, or neither
   const auto t0 = std::chrono::steady_clock::now();
   const TransportResult detailed =
       transport_detailed(*geometry, materials, muons, dopt, 0, [&](std::size_t k) { bar.add(k); });
@@ -235,6 +237,9 @@ void register_validate_command(CLI::App& app) {
                 "step limit per muon (detailed engine: volume segments)")
       ->capture_default_str();
   v->add_option("--backend", a->backend, "fast transport: auto | cpu | cuda")->capture_default_str();
+  v->add_option("--decay", a->decay, "decay in flight in both engines: on | off (as `fastmu run`)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
   v->callback([a] {
     mpi::require_one_process("validate", "run it as one process (it uses all cores and GPUs)");
     run_validate(*a);

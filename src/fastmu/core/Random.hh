@@ -20,6 +20,7 @@ enum class RngStream : std::uint32_t {
   table_build = 0x7ab1e001u,
   muon_source = 0x5005ce01u,
   cosmic_flux = 0xf1c05e01u,  // the sea-level flux generator (flux/)
+  muon_decay = 0xdeca7001u,   // the fast transport's proper-time budget (one block per muon)
 };
 
 struct Philox4 {

@@ -1,5 +1,6 @@
 // The built-in materials: Geant4 NIST definitions (G4NistMaterialBuilder:
-// densities, compositions and I as Geant4 11 has them) and standard rock.
+// densities, compositions and I as Geant4 11 has them), and the media of
+// underground and neutrino-telescope muons: standard rock, ice, sea water.
 #include <string>
 #include <utility>
 #include <vector>
@@ -109,6 +110,42 @@ Material standard_rock() {
   return m;
 }
 
+// Water ice (the PDG's "Water (ice)", AtomicNuclearProperties; PROPOSAL's
+// PDG2020::Ice): H2O at 0.918 g/cm3 with I = 79.7 eV, the medium of IceCube
+// and of glacier muography. Its Sternheimer row (SternheimerTable.cc, the
+// PDG's -C = 3.5873, x0 = 0.2586, x1 = 2.8190, a = 0.09116, k = 3.4773) was
+// made with I = 75 eV: moved to 79.7 eV as Geant4 moves G4_WATER's.
+CompoundDef ice() { return {"Ice", 0.918, 79.7, false, Amount::atom_count, {{1, 2}, {8, 1}}}; }
+
+// Deep sea water: the Reference Composition of standard seawater at
+// practical salinity 35 (F.J. Millero et al., Deep-Sea Research I 55 (2008)
+// 50; g per kg of seawater: Na+ 10.78145, Mg2+ 1.28372, Ca2+ 0.41208, K+ 0.39910, Cl- 19.35271,
+// SO4 2- 2.71235, Br- 0.06728, HCO3- 0.10481, CO3 2- 0.01434 g/kg, the rest
+// water), as element mass fractions (elements under 1e-5 left out). Per two
+// H atoms it has the atoms of PROPOSAL's CascadiaBasinWater within 0.5 %.
+// Density 1.040 g/cm3: sea water compressed at 2.5-3.5 km, where neutrino
+// telescopes sit (ANTARES: 1.0404 at its sea bed, J. Brunner,
+// ANTARES-Site/2000-001; PROPOSAL's CascadiaBasinWater 1.0400); surface
+// water (1.025-1.028) is a custom material. I = 79.7 eV: water's 78.0 eV (as
+// G4_WATER) and the salts' elemental I by Bragg additivity (ICRU 37).
+CompoundDef sea_water() {
+  return {"SeaWater",
+          1.040,
+          79.7,
+          false,
+          Amount::mass_fraction,
+          {{8, 0.8587944},
+           {1, 0.1079665},
+           {17, 0.0193527},
+           {11, 0.0107815},
+           {12, 0.0012837},
+           {16, 0.0009054},
+           {20, 0.0004121},
+           {19, 0.0003991},
+           {35, 0.0000673},
+           {6, 0.0000236}}};
+}
+
 }  // namespace
 
 std::vector<Material> make_builtin_materials() {
@@ -126,6 +163,8 @@ std::vector<Material> make_builtin_materials() {
   for (const CompoundDef& def : compound_definitions())
     out.push_back(finish_material(to_spec(def)));
   out.push_back(standard_rock());
+  out.push_back(finish_material(to_spec(ice())));
+  out.push_back(finish_material(to_spec(sea_water())));
   return out;
 }
 

@@ -15,9 +15,9 @@ struct Alias {
   const char* canonical;
 };
 constexpr Alias kAliases[] = {
-    {"vacuum", "G4_Galactic"},
-    {"G4_STANDARD_ROCK", "StandardRock"},
-    {"standard_rock", "StandardRock"},
+    {"vacuum", "G4_Galactic"},         {"G4_STANDARD_ROCK", "StandardRock"},
+    {"standard_rock", "StandardRock"}, {"ice", "Ice"},
+    {"sea_water", "SeaWater"},
 };
 
 std::string canonical_name(const std::string& name) {
@@ -43,7 +43,8 @@ const Material& MaterialLibrary::find(const std::string& name) const {
   auto it = materials_.find(canonical_name(name));
   if (it != materials_.end()) return it->second;
   throw Error("unknown material '" + name +
-              "' (known: G4_Fe, G4_CONCRETE, G4_WATER, G4_AIR, G4_Pb, G4_W, StandardRock, vacuum, "
+              "' (known: G4_Fe, G4_CONCRETE, G4_WATER, G4_AIR, G4_Pb, G4_W, StandardRock, Ice, "
+              "SeaWater, vacuum, "
               "... or any G4_<element>; " +
               std::to_string(materials_.size()) + " in all)");
 }

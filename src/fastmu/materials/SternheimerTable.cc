@@ -125,6 +125,9 @@ constexpr SternheimerRow kCompoundRows[] = {
     {"G4_CALCIUM_CARBONATE", 34.08,   3.7738,  0.0492, 3.0549, 0.08301, 3.412,  0.0, 136.4, false},
     {"G4_GRAPHITE",          30.652,  2.868,  -0.0178, 2.3415, 0.26142, 2.8697, 0.12,  78.0, false},
     {"G4_GRAPHITE_POROUS",   26.555,  3.155,   0.048,  2.5387, 0.20762, 2.9532, 0.14,  78.0, false},
+    // Not Geant4's: the water fit at the density of ice (0.918 g/cm3), as the
+    // PDG's "Water (ice)" page lists it (made with water's I = 75 eV).
+    {"Ice",                  20.570,  3.5873,  0.2586, 2.8190, 0.09116, 3.4773, 0.0,  75.0, false},
 };
 // clang-format on
 

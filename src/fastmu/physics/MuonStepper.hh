@@ -57,6 +57,7 @@ struct DetailedTrack {
   double lambda_left = 0;         // interaction lengths left (all discrete processes)
   double proper_time_left_s = 0;  // until decay (when decay is on)
   bool stopped = false;
+  bool decayed = false;  // stopped by decay in flight: `kinetic` is kept, as it decayed
 };
 
 // Volume: distance(pos, dir), safety(pos), inside(pos) (EngineGeometry.hh,
@@ -205,7 +206,7 @@ class MuonStepper {
       trk.kinetic = t_post;
       if (limiter == kLimGeometry) return;
       if (limiter == kLimDecay) {
-        trk.kinetic = 0;
+        trk.decayed = true;
         trk.stopped = true;
         return;
       }

@@ -21,9 +21,10 @@ enum class MuonStatus : std::int32_t {
   step_limit = 3,
   outside_window = 4,  // crossed a sensitive plane outside its window
   above_tables = 5,    // |p| above the tables' top (MomentumPolicy::stop): not transported
+  decayed = 6,         // decayed in flight (decay on): the state where it decayed
 };
 // Final statuses 0 .. kMuonStatusCount - 1.
-inline constexpr int kMuonStatusCount = 6;
+inline constexpr int kMuonStatusCount = 7;
 
 struct MuonBatch {
   std::vector<float> px, py, pz;  // GeV/c

@@ -37,11 +37,18 @@ StepOptions checked_step_options(const StepSettings& s) {
   o.max_steps = static_cast<std::int32_t>(s.max_steps);
   o.seed = s.seed;
   o.long_steps = static_cast<std::int32_t>(s.long_steps);
+  o.decay = s.decay;
   return o;
 }
 
 void check_step_options(const StepOptions& o) {
   check_values(o.step, o.p_kill, o.max_steps, o.long_steps);
+}
+
+bool parse_decay(const std::string& text) {
+  if (text == "on") return true;
+  if (text == "off") return false;
+  throw Error(fmt::format("--decay: '{}' is not on or off", text));
 }
 
 }  // namespace fastmu

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "fastmu/transport/step/StepPhysics.hh"
 
@@ -17,6 +18,7 @@ struct StepSettings {
   std::int64_t max_steps = 100000;
   std::uint64_t seed = 1;
   std::int64_t long_steps = kDefaultLongSteps;
+  bool decay = StepOptions{}.decay;  // decay in flight (--decay on|off)
 };
 
 // Largest table step a user may ask for [m].
@@ -28,5 +30,8 @@ StepOptions checked_step_options(const StepSettings& s);
 
 // Throws fastmu::Error when `o` is out of range (as checked_step_options).
 void check_step_options(const StepOptions& o);
+
+// "on" -> true, "off" -> false (--decay, Python decay=), else fastmu::Error.
+bool parse_decay(const std::string& text);
 
 }  // namespace fastmu

@@ -63,6 +63,7 @@ struct LaneState {
       plane[kLanes];
   alignas(32) std::int32_t in_field[kLanes];    // volume field non-zero
   alignas(32) std::int32_t tiny_steps[kLanes];  // MuonTrack::tiny_steps
+  alignas(32) float decay_left[kLanes];         // MuonTrack::decay_left
   const MaterialTableView* table[kLanes];       // of `material`; null: vacuum
   std::int64_t row[kLanes];                     // batch row of the lane's muon; -1: empty lane
 
@@ -78,6 +79,7 @@ struct LaneState {
     t.safety = safety[l];
     t.plane_gap = plane_gap[l];
     t.tiny_steps = tiny_steps[l];
+    t.decay_left = decay_left[l];
     return t;
   }
   // The lane's state from `t`; the table and field flag follow its location.
@@ -92,12 +94,15 @@ struct LaneState {
     bx[l] = t.loc.field.x, by[l] = t.loc.field.y, bz[l] = t.loc.field.z;
     safety[l] = t.safety, plane_gap[l] = t.plane_gap;
     tiny_steps[l] = t.tiny_steps;
+    decay_left[l] = t.decay_left;
     in_field[l] = !is_zero(t.loc.field);
     table[l] = env.table(t.loc.material);
   }
   template <class Env>
-  FASTMU_FORCEINLINE void load(const Env& env, int l, const MuonBatch& in, std::size_t i) {
-    store(env, l, make_track(in, i));  // safety 0: located at its first step
+  FASTMU_FORCEINLINE void load(const Env& env, int l, const MuonBatch& in, std::size_t i,
+                               std::uint64_t first_id) {
+    // safety 0: located at its first step
+    store(env, l, make_track(in, i, env.options, first_id));
     row[l] = static_cast<std::int64_t>(i);
   }
   FASTMU_FORCEINLINE void write(int l, TransportResult& out) const {
@@ -123,12 +128,13 @@ struct UniformField {
 };
 
 // Phase D of the common step for all lanes; the result is kept where
-// `common` is set. kField: some lane has a volume field (RK4 where non-zero).
+// `common` is set. kField: some lane has a volume field (RK4 where non-zero);
+// `decay`: the decay budget is spent (StepOptions::decay).
 template <bool kField>
 FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* common,
                                             const float* pm, const std::int32_t* ix,
                                             const std::int32_t* iy, const LaneAxes& axes,
-                                            const LaneWords& rn, const float* hl) {
+                                            const LaneWords& rn, const float* hl, bool decay) {
   FASTMU_SIMD_LOOP
   for (int l = 0; l < kLanes; ++l) {
     const float h = hl[l];
@@ -164,6 +170,8 @@ FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* co
     s.safety[l] = keep ? s.safety[l] - moved : s.safety[l];
     s.plane_gap[l] = keep ? s.plane_gap[l] - moved : s.plane_gap[l];
     s.steps[l] = keep ? s.steps[l] + 1 : s.steps[l];
+    const bool spend = keep && decay;  // as finish_step (no decay: the budget is never read)
+    s.decay_left[l] = spend ? s.decay_left[l] - step_proper_length(h, pm[l]) : s.decay_left[l];
     s.tiny_steps[l] = keep ? 0 : s.tiny_steps[l];  // a whole step ends no crossing
   }
 }
@@ -209,8 +217,9 @@ FASTMU_FORCEINLINE void find_common_candidates(const Env& env, const LaneState& 
 
 // Phase B for lane l, a candidate: its location (while outside the last
 // safety), then whether its step is a whole table step with no boundary nor
-// plane in reach, one RK4 step and no end check of a curved path
-// (plan_step's boundary decision, cut_at_boundary, without a cut). If so,
+// plane in reach, one RK4 step, no end check of a curved path (plan_step's
+// boundary decision, cut_at_boundary, without a cut) and no decay within it
+// (plan_step's cut_at_decay, without a cut). If so,
 // its momentum bin is chosen and the alias cell prefetched; true.
 template <class Env>
 FASTMU_FORCEINLINE bool plan_common_step(const Env& env, LaneState& s, int l, const LaneWords& rn,
@@ -229,7 +238,8 @@ FASTMU_FORCEINLINE bool plan_common_step(const Env& env, LaneState& s, int l, co
   c.table[l] = m;
   const float b2 = s.bx[l] * s.bx[l] + s.by[l] * s.by[l] + s.bz[l] * s.bz[l];
   if (m == nullptr || !(s.plane_gap[l] > m->step) ||
-      fabsf(curvature_per_tesla(1.0f, pm)) * sqrtf(b2) * m->step > kMaxTurn) {
+      fabsf(curvature_per_tesla(1.0f, pm)) * sqrtf(b2) * m->step > kMaxTurn ||
+      (env.options.decay && step_proper_length(m->step, pm) > s.decay_left[l])) {
     return false;
   }
   const Vec3f r{s.x[l], s.y[l], s.z[l]};
@@ -293,7 +303,7 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
   int live = 0;
   for (int l = 0; l < kLanes; ++l) {
     if (next < end) {
-      s.load(env, l, in, next++);
+      s.load(env, l, in, next++, first_id);
       ++live;
     } else {
       s.store(env, l, MuonTrack{});
@@ -328,10 +338,11 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
     for (int l = 0; l < kLanes; ++l) any_field |= c.common[l] & s.in_field[l];
 
     // D: move and interaction.
+    const bool decay = env.options.decay;
     if (any_field) {
-      finish_common_steps<true>(s, c.common, c.pm, ix, iy, axes, rn, h);
+      finish_common_steps<true>(s, c.common, c.pm, ix, iy, axes, rn, h, decay);
     } else {
-      finish_common_steps<false>(s, c.common, c.pm, ix, iy, axes, rn, h);
+      finish_common_steps<false>(s, c.common, c.pm, ix, iy, axes, rn, h, decay);
     }
 
     // Finished muons out, the next ones in (only the per-lane steps finish
@@ -343,7 +354,7 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
       s.row[l] = -1;
       --live;
       if (next < end) {
-        s.load(env, l, in, next++);
+        s.load(env, l, in, next++, first_id);
         ++live;
       }
     }

@@ -48,7 +48,8 @@ inline constexpr int kTransportBlock = 128;
 // it spills are those of the rare boundary search.
 inline constexpr int kTransportBlocksPerSm = 5;
 
-// Runs the queue: takes a muon (job.load(i) returns its track), steps it
+// Runs the queue: takes a muon (job.load(view, i, id) returns its track,
+// make_track with the view's options and the muon's id), steps it
 // (job.step(view, track, id)) until it is no longer alive, stores it
 // (job.store(i, track)) and takes the next. The muon's id is first_id + i.
 // A job is a per-thread functor holding the kernel's columns and whatever
@@ -61,7 +62,7 @@ __device__ __forceinline__ void run_queue(const TransportView& view, const MuonQ
   for (bool busy = false;;) {
     if (!busy) {
       if (!queue.take(i)) return;
-      t = job.load(i);
+      t = job.load(view, i, first_id + i);
       busy = true;
     }
     job.step(view, t, first_id + i);

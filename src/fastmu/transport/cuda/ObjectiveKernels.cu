@@ -19,9 +19,10 @@ struct ObjectiveJob {
   FieldTangents& tan;
   std::int32_t np = kGradient ? fp.n_params : 0;
 
-  __device__ __forceinline__ MuonTrack load(std::size_t i) {
-    const MuonTrack t =
-        make_track(Vec3f{m.x[i], m.y[i], m.z[i]}, Vec3f{m.px[i], m.py[i], m.pz[i]}, m.pdg[i]);
+  __device__ __forceinline__ MuonTrack load(const TransportView& v, std::size_t i,
+                                            std::uint64_t id) {
+    const MuonTrack t = make_track(Vec3f{m.x[i], m.y[i], m.z[i]}, Vec3f{m.px[i], m.py[i], m.pz[i]},
+                                   m.pdg[i], v.options, id);
     if (kGradient) tan.reset(fp);
     return t;
   }

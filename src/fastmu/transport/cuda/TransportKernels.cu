@@ -12,8 +12,10 @@ namespace {
 struct ColumnJob {
   DeviceMuons m;
 
-  __device__ __forceinline__ MuonTrack load(std::size_t i) const {
-    return make_track(Vec3f{m.x[i], m.y[i], m.z[i]}, Vec3f{m.px[i], m.py[i], m.pz[i]}, m.pdg[i]);
+  __device__ __forceinline__ MuonTrack load(const TransportView& view, std::size_t i,
+                                            std::uint64_t id) const {
+    return make_track(Vec3f{m.x[i], m.y[i], m.z[i]}, Vec3f{m.px[i], m.py[i], m.pz[i]}, m.pdg[i],
+                      view.options, id);
   }
   __device__ __forceinline__ void step(const TransportView& view, MuonTrack& t,
                                        std::uint64_t id) const {
@@ -38,10 +40,12 @@ struct RowJob {
   std::uint64_t first_id;
   std::int32_t pdg = 0;
 
-  __device__ __forceinline__ MuonTrack load(std::size_t i) {
+  __device__ __forceinline__ MuonTrack load(const TransportView& view, std::size_t i,
+                                            std::uint64_t id) {
     const float* row = rows + i * static_cast<std::size_t>(ncol);
     pdg = static_cast<std::int32_t>(lrintf(row[6]));
-    return make_track(Vec3f{row[3], row[4], row[5]}, Vec3f{row[0], row[1], row[2]}, pdg);
+    return make_track(Vec3f{row[3], row[4], row[5]}, Vec3f{row[0], row[1], row[2]}, pdg,
+                      view.options, id);
   }
   __device__ __forceinline__ void step(const TransportView& view, MuonTrack& t,
                                        std::uint64_t id) const {

@@ -1,6 +1,7 @@
 #include "fastmu/transport/detailed/DetailedTransport.hh"
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "fastmu/physics/MuonKinematics.hh"
 #include "fastmu/physics/MuonPhysicsTables.hh"
 #include "fastmu/physics/MuonStepper.hh"
+#include "fastmu/physics/RandomDistributions.hh"
 #include "fastmu/transport/detailed/DetailedRegion.hh"
 
 namespace fastmu {
@@ -31,14 +33,35 @@ struct MaterialPhysics {
 
 bool is_vacuum(const std::string& name) { return name == "G4_Galactic" || name == "vacuum"; }
 
+// The path [m] the muon flies before it decays: its lab decay length
+// beta gamma c tau times an exponential variate (decay on; the stepper draws
+// its own in matter: the exponential has no memory, so a fresh draw per
+// region is the same law). Infinite with decay off, and then no draw.
+template <class Rng>
+double path_to_decay(const DetailedTrack& trk, bool decay, Rng& rng) {
+  if (!decay) return std::numeric_limits<double>::infinity();
+  const double bg = kinematics::momentum_from_kinetic(trk.kinetic) / constants::muon_mass;
+  return -std::log(random::uniform(rng)) * bg * constants::muon_lifetime_s *
+         constants::c_light_m_per_s;
+}
+
+void mark_decayed(DetailedTrack& trk) {
+  trk.decayed = true;
+  trk.stopped = true;
+}
+
 // Through a region without matter: straight where there is no field, else
 // along the track in steps that turn at most max_bend and stray at most the
-// miss distance from their chords, up to where the region ends.
-template <class Field>
+// miss distance from their chords, up to where the region ends or (decay on)
+// the muon decays.
+template <class Field, class Rng>
 void fly_through_vacuum(DetailedTrack& trk, const DetailedRegion& region, const Field& field,
-                        const StepLimits& limits) {
+                        const StepLimits& limits, bool decay, Rng& rng) {
+  double to_decay = path_to_decay(trk, decay, rng);
   if (!field.on()) {
-    trk.pos = trk.pos + region.distance(trk.pos, trk.dir) * trk.dir;
+    const double d = region.distance(trk.pos, trk.dir);
+    trk.pos = trk.pos + std::min(d, to_decay) * trk.dir;
+    if (to_decay < d) mark_decayed(trk);
     return;
   }
   const double p = kinematics::momentum_from_kinetic(trk.kinetic);
@@ -49,10 +72,13 @@ void fly_through_vacuum(DetailedTrack& trk, const DetailedRegion& region, const 
   for (long n = 0; n < limits.max_steps; ++n) {
     const double d = region.distance(trk.pos, trk.dir);
     Vec3 pos1 = trk.pos, dir1 = trk.dir;
-    const double s = std::min(s_max, d + kPush);
+    const bool decays = to_decay < std::min(s_max, d + kPush);
+    const double s = decays ? to_decay : std::min(s_max, d + kPush);
     field.advance(pos1, dir1, s, p, trk.charge);
     if (region.inside(pos1)) {
       trk.pos = pos1, trk.dir = dir1;
+      if (decays) return mark_decayed(trk);
+      to_decay -= s;
       continue;
     }
     double lo = 0, hi = s;  // bisection for the exit along the track
@@ -79,7 +105,7 @@ void transport_segment(DetailedTrack& trk, const DetailedRegion& region, const M
                                                      field, options.physics, limits);
     stepper.transport(trk, rng);
   } else {
-    fly_through_vacuum(trk, region, field, limits);
+    fly_through_vacuum(trk, region, field, limits, options.physics.decay, rng);
   }
 }
 
@@ -138,7 +164,9 @@ TransportResult transport_detailed(const GeometryParams& geometry, const Materia
       while (status == MuonStatus::alive) {
         const double p = trk.stopped ? 0.0 : kinematics::momentum_from_kinetic(trk.kinetic);
         const Vec3f r = DetailedRegion::to_f(trk.pos);
-        if (!(p >= options.p_kill) || trk.stopped) {
+        if (trk.decayed) {
+          status = MuonStatus::decayed;
+        } else if (!(p >= options.p_kill) || trk.stopped) {
           status = MuonStatus::stopped;
         } else if (!view.in_world(r.x, r.y, r.z)) {
           status = MuonStatus::left_world;
@@ -173,8 +201,9 @@ TransportResult transport_detailed(const GeometryParams& geometry, const Materia
           trk.pos = pushed;  // into the next volume
         }
       }
-      const double p = trk.stopped ? 0.0 : kinematics::momentum_from_kinetic(trk.kinetic);
+      // A decayed muon keeps the momentum it decayed with (as the fast transport).
       const bool moving = status != MuonStatus::stopped;
+      const double p = moving ? kinematics::momentum_from_kinetic(trk.kinetic) : 0.0;
       out.muons.px[i] = moving ? static_cast<float>(p * trk.dir.x) : 0.f;
       out.muons.py[i] = moving ? static_cast<float>(p * trk.dir.y) : 0.f;
       out.muons.pz[i] = moving ? static_cast<float>(p * trk.dir.z) : 0.f;

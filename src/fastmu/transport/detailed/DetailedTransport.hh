@@ -5,7 +5,9 @@
 // transport (interfaces.md): each muon is a condensed-history Monte Carlo
 // whose steps are limited by the geometry (no step crosses a boundary), in
 // the material and uniform field of the volume it is in, until it stops
-// (|p| < p_kill), leaves the world or reaches a sensitive plane.
+// (|p| < p_kill), leaves the world, reaches a sensitive plane or decays
+// (physics.decay: in matter and in vacuum; status decayed, with the state
+// where it decayed).
 #pragma once
 
 #include <cstdint>

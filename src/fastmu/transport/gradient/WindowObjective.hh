@@ -211,7 +211,7 @@ WindowObjectiveResult window_objective_cpu(const Env& env, const FieldParameterV
     FieldTangents tan;
     double grad[kMaxFieldParameters];
     for (std::size_t i = begin; i < end; ++i) {
-      MuonTrack m = make_track(in, i);
+      MuonTrack m = make_track(in, i, env.options, options.first_id);
       const std::uint64_t id = options.first_id + i;
       if (options.gradient) {
         tan.reset(fp);

@@ -29,7 +29,16 @@
 //     sqrt(h/d_k) (mean loss and multiple-scattering variance both linear in
 //     path length; h/d_k within a factor sqrt(2) of 1 down to the ladder's
 //     last entry);
-//  6. at a plane: the state is final (status 0 inside the window, 4 outside).
+//  6. at a plane: the state is final (status 0 inside the window, 4 outside);
+//  7. decay in flight (StepOptions::decay): each muon draws once, from its
+//     own Philox block (RngStream::muon_decay, keyed by seed and muon id),
+//     the proper time it lives, as a proper length c tau (-ln u) [m]; each
+//     step spends h / (beta gamma) = h m / |p| of it, at the momentum of the
+//     step's start (the table's momentum bin is chosen there too). A step
+//     that would spend more ends where the budget runs out (plan_step cuts
+//     h), and the muon is decayed there (status 6) with the momentum it has
+//     after that step's loss, unless a plane or a curved exit cut the step
+//     first.
 //
 // Random numbers: one Philox block per step, keyed by (seed, muon id, step
 // index), so a muon's history does not depend on batch size, thread count or
@@ -82,7 +91,19 @@ struct StepOptions {
   // The tables' top momentum [GeV/c] (TransportParams sets it): a muon above
   // it ends with status above_tables instead of taking the top bin's loss.
   float p_max = kMaxStepMomentum;
+  // Decay in flight (status decayed). On by default: muons decay, and below
+  // a few GeV/c over kilometres of air or rock a visible fraction does
+  // (stepping-and-tables.md, "Decay in flight").
+  bool decay = true;
 };
+
+// The muon's mean proper decay length c tau [m] (PDG: tau = 2.1969811 us).
+inline constexpr float kMuonCTau =
+    static_cast<float>(constants::muon_lifetime_s * constants::c_light_m_per_s);
+inline constexpr float kMuonMassF = static_cast<float>(constants::muon_mass);  // GeV/c^2
+// The proper-length budget of a muon that never decays (decay off): finite,
+// so that no infinity enters the float arithmetic (fast-math builds).
+inline constexpr float kNoDecay = 3.0e38f;  // m
 
 // What the geometry says about a point: material id (index into the tables;
 // negative = vacuum) and the uniform field of the volume [T].
@@ -104,26 +125,47 @@ struct MuonTrack {
   float safety = 0.0f;          // distance the muon may go before the next lookup [m]
   float plane_gap = 0.0f;       // path the muon may go before the planes are checked [m]
   std::int32_t tiny_steps = 0;  // consecutive boundary steps of at most kTinyStep
+  float decay_left = kNoDecay;  // proper length c tau left until the decay [m]
 };
 
 FASTMU_HD FASTMU_FORCEINLINE float charge_from_pdg(std::int32_t pdg) {
   return pdg > 0 ? -1.0f : 1.0f;  // 13 = mu- (negative), -13 = mu+
 }
 
-// A muon's track before its first step: position, momentum and the charge of
-// its PDG code; status, counters and location at their initial values (the
-// first step locates it). The one way every backend starts a track.
-FASTMU_HD FASTMU_FORCEINLINE MuonTrack make_track(Vec3f r, Vec3f p, std::int32_t pdg) {
+// The proper length [m] a muon of id `id` lives: c tau (-ln u), u from its own
+// Philox block, so that it depends on (seed, id) only; kNoDecay with decay off.
+FASTMU_HD FASTMU_FORCEINLINE float decay_budget(const StepOptions& opt, std::uint64_t id) {
+  if (!opt.decay) return kNoDecay;
+  const Philox4 b = philox_block(opt.seed, id, 0u, RngStream::muon_decay);
+  return -kMuonCTau * log_fast(to_unit_open_f(b.v[0]));
+}
+
+// The proper length a step of path h at momentum pm spends: h / (beta gamma).
+// One expression for plan_step, finish_step and the CPU lanes, so that they
+// agree bitwise.
+FASTMU_HD FASTMU_FORCEINLINE float step_proper_length(float h, float pm) {
+  return h * kMuonMassF / pm;
+}
+
+// A muon's track before its first step: position, momentum, the charge of
+// its PDG code and the decay budget of muon `id`; status, counters and
+// location at their initial values (the first step locates it). The one way
+// every backend starts a track.
+FASTMU_HD FASTMU_FORCEINLINE MuonTrack make_track(Vec3f r, Vec3f p, std::int32_t pdg,
+                                                  const StepOptions& opt, std::uint64_t id) {
   MuonTrack t;
   t.r = r;
   t.p = p;
   t.charge = charge_from_pdg(pdg);
+  t.decay_left = decay_budget(opt, id);
   return t;
 }
 
-// Row i of a batch as a track (host side).
-inline MuonTrack make_track(const MuonBatch& in, std::size_t i) {
-  return make_track({in.x[i], in.y[i], in.z[i]}, {in.px[i], in.py[i], in.pz[i]}, in.pdg[i]);
+// Row i of a batch as a track (host side); row 0 is muon first_id.
+inline MuonTrack make_track(const MuonBatch& in, std::size_t i, const StepOptions& opt,
+                            std::uint64_t first_id) {
+  return make_track({in.x[i], in.y[i], in.z[i]}, {in.px[i], in.py[i], in.pz[i]}, in.pdg[i], opt,
+                    first_id + i);
 }
 
 // Beyond a boundary reached by free flight: far enough for float positions
@@ -189,6 +231,7 @@ struct StepPlan {
   float h;                         // planned path length [m]
   bool crossing;                   // h ends beyond a boundary of the volume
   bool escape;                     // a trapped track's whole step (kMaxTinySteps): no boundary cut
+  bool decays;                     // h ends where the decay budget runs out
   std::int32_t bin;                // momentum bin chosen (tables only)
   Philox4 rn;                      // this step's random block (tables only)
 };
@@ -409,6 +452,17 @@ FASTMU_HD FASTMU_FORCEINLINE bool needs_end_check(bool in_field, float safety, f
          0.5f * fabsf(kappa) * b_abs * h * h > kBoundaryTolerance;
 }
 
+// Whether the planned step of s.h would outlive the decay budget `left`
+// (decay on): if so it is cut to end where the budget runs out (no boundary
+// reached then).
+FASTMU_HD FASTMU_FORCEINLINE void cut_at_decay(bool decay, float left, StepPlan& s) {
+  s.decays = decay && step_proper_length(s.h, s.pm) > left;
+  if (s.decays) {
+    s.h = fminf(s.h, left * (s.pm / kMuonMassF));
+    s.crossing = false;
+  }
+}
+
 // First half of a step: the stop checks (which may finalise the muon: returns
 // false), then material, step length, table, momentum bin and random numbers.
 // `random()` returns the step's block (step_random); it is called only for a
@@ -450,6 +504,7 @@ FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, Random
       s.h = c.h, s.inside = c.inside, s.crossing = c.crossing;
     }
   }
+  cut_at_decay(opt.decay, m.decay_left, s);
   s.table = t;
   if (t != nullptr) {
     // The ladder's entry nearest h in ln: the next shorter one while h is
@@ -490,6 +545,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
 
   float h = s.h;
   bool crossing = s.crossing;
+  bool decays = s.decays;  // false once a plane or a curved exit ends the step first
   const RayState start{m.r, u};
   const float kappa = in_field ? curvature_per_tesla(m.charge, s.pm) : 0.0f;  // no division else
   const float b_abs = in_field ? sqrtf(dot(b0, b0)) : 0.0f;
@@ -515,6 +571,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
       h = curved_exit_length(env, s.loc.volume, start, in_field, kappa, b_abs, check, g_hi, graded,
                              field_at);
       crossing = true;
+      decays = false;
       end = move_along(start, in_field, kappa, b_abs, h, field_at);
     }
   }
@@ -544,7 +601,9 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
     h *= frac;
     end = move_along(start, in_field, kappa, b_abs, h, field_at);
     end.r.z = env.planes[hit].z;  // exact; the transverse error is O(h theta^2)
+    decays = false;
   }
+  if (env.options.decay) m.decay_left -= step_proper_length(h, s.pm);
 
   if constexpr (Tangent::kActive) {
     tan.move(start, s.pm, in_field, kappa, b_abs, h, s.loc.volume, field_at);
@@ -594,6 +653,8 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
     m.status =
         static_cast<std::int32_t>(inside ? MuonStatus::at_plane : MuonStatus::outside_window);
     m.plane = hit;
+  } else if (decays && !is_zero(m.p)) {
+    m.status = static_cast<std::int32_t>(MuonStatus::decayed);  // (p = 0: stopped first)
   }
 }
 
