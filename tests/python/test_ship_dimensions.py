@@ -81,8 +81,8 @@ def test_bad_columns_are_a_one_line_error():
 def test_iron_mass_gradient_is_the_derivative_of_the_volumes():
     p = fastmu.ship.parameters("warm_baseline")
     mass, grad = fastmu.ship.iron_mass(p)
-    # One magnet by hand: eight blocks whose cross-sections are linear in z,
-    # summed by the geometry; a cube check: a design's mass doubles with the density.
+    # The mass is the density times the blocks' volume, and its gradient the
+    # central difference of that volume (exact: the vertices are linear).
     assert fastmu.ship.iron_mass(p, density=2 * 7.874)[0] == pytest.approx(2 * mass)
     rng = np.random.default_rng(4)
     h = 1e-3
