@@ -67,11 +67,41 @@ def _shape_geometry(params, world_material):
     return _SHAPES.get(key, lambda: geometry(params, world_material))
 
 
+def _gradient_passes(columns, shape):
+    """The (magnet, column) pairs of each pass of objective(): at most 16 per
+    pass (kMaxFieldParameters), a magnet's columns in one pass, magnets in
+    order (a pass's tangents stay zero, and cost nothing, until the muons
+    reach its first magnet)."""
+    n = shape[0]
+    if isinstance(columns, str):
+        if columns not in ("all", "fields"):
+            raise Error(f"objective: columns must be 'all', 'fields' or a boolean (n_magnets, 15) "
+                        f"mask, got '{columns}'")
+        mask = np.zeros(shape, bool)
+        mask[:, 14] = True
+        if columns == "all":
+            mask[:] = True
+    else:
+        mask = np.asarray(columns, dtype=bool)
+        if mask.shape != shape:
+            raise Error(f"objective: a columns mask must have shape {shape}, got {mask.shape}")
+    passes, current = [], []
+    for m in range(n):
+        group = [(m, c) for c in range(15) if mask[m, c]]
+        if len(current) + len(group) > 16:
+            passes.append(current)
+            current = []
+        current = current + group
+    if current:
+        passes.append(current)
+    return passes
+
+
 def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="auto",
               world_material="G4_AIR", tables=None, cache=True, step=0.02, p_kill=0.18,
               max_steps=100000, threads=0, first_id=0, boundary_softening=0.0,
-              max_tangent=100.0, details=False, long_steps=3):
-    """The smooth objective of a design and its gradient in one pass.
+              max_tangent=100.0, details=False, long_steps=3, columns="all"):
+    """The smooth objective of a design and its gradient.
 
     value = sum over muons crossing the sensitive plane (z = 82 m) of
     weight * sigmoid(d / smoothing), d = min(x + 2, 2 - x, y + 3, 3 - y) [m]
@@ -79,11 +109,15 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     smoothing = 0 it is the hard count of muons inside the window, the
     forward transport's status-0 count (see below). The gradient is pathwise
     (forward-mode tangents with the forward transport's random numbers, per
-    (seed, muon id)): d value / d params[:, 14], the B column, in 1/T; the
-    dimension columns are NaN (not supported: the derivative through moving
-    boundaries is not taken). What the pathwise gradient leaves out
-    (docs/python-and-gradients.md "Gradients"): changes of volume, material, momentum bin or
-    step count under a change of B.
+    (seed, muon id)) plus the terms of moving faces: d value / d params, in
+    1/cm for the dimension columns and 1/T for B. What it leaves out
+    (docs/python-and-gradients.md "Gradients"): changes of volume, material,
+    momentum bin or step count, and muons that start or stop touching a
+    block as its edges move.
+    columns: which gradient columns to compute: "all" (the default), "fields"
+      (the B column only: one pass) or a boolean (n_magnets, 15) mask; the
+      others are NaN. One transport pass carries at most 16 parameters (one
+      magnet's 15 columns), so "all" takes one pass per magnet.
 
     muons: (N, 8) array as fastmu.transport (e.g. fastmu.ship.muons(n)), or a
       CUDA tensor (torch or CuPy) of that shape: the muons then stay on the GPU
@@ -104,8 +138,8 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     long_steps: as fastmu.transport (the long steps of fast muons; 0: none).
     Returns value (float) when gradient=False, else (value, grad) with grad
     of params' shape; with details=True a third item, a dict: hard (the hard
-    count), seconds, steps, muon_value, muon_gradient (N, n_magnets), status,
-    muon_steps.
+    count), seconds, steps (of all passes), passes, muon_value, muon_gradient
+    (N, n_magnets, 15; NaN where not computed), status, muon_steps.
 
     Repeated calls with new B values on the same shapes reuse the geometry,
     its grid and the loaded tables (on the GPU: resident in device memory,
@@ -133,21 +167,57 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
               threads=int(threads), first_id=int(first_id), per_muon=bool(details),
               boundary_softening=float(boundary_softening), max_tangent=float(max_tangent),
               long_steps=int(long_steps))
-    args = (geo, _normalise_tables(tables), cache, backend, params.shape[0], magnet, dfield,
-            field)
-    if is_device_array(muons):
-        r = _device_objective(muons, backend, args, kw)
-    else:
-        arr = np.asarray(muons)
-        if arr.dtype != np.float32 and arr.dtype != np.float64:
-            arr = arr.astype(np.float64)
-        r = _fastmu._window_objective(arr, *args, **kw)
-    value = float(r["value"])
+    tables = _normalise_tables(tables)
+    if not is_device_array(muons):
+        muons = np.asarray(muons)
+        if muons.dtype != np.float32 and muons.dtype != np.float64:
+            muons = muons.astype(np.float64)
+
+    def run(n_params, extra):
+        args = (geo, tables, cache, backend, n_params, magnet, dfield, field)
+        if is_device_array(muons):
+            return _device_objective(muons, backend, args, dict(kw, **extra))
+        return _fastmu._window_objective(muons, *args, **kw, **extra)
+
     if not gradient:
-        return (value, None, r) if details else value
+        r = run(params.shape[0], {})
+        return (float(r["value"]), None, r) if details else float(r["value"])
     grad = np.full(params.shape, np.nan)
-    grad[:, 14] = r["gradient"]
-    return (value, grad, r) if details else (value, grad)
+    info = None
+    for pairs in _gradient_passes(columns, params.shape):
+        r = run(len(pairs), _pass_tables(params, pairs))
+        m, c = np.array(pairs).T
+        grad[m, c] = r["gradient"]
+        info = _merge_pass(info, r, pairs, params.shape, details)
+    value = float(info["value"])
+    return (value, grad, info) if details else (value, grad)
+
+
+def _pass_tables(params, pairs):
+    """The dense parameter tables of one pass (dfield, and dshape unless the
+    pass has only B columns, which move no face)."""
+    dfield, dshape = _fastmu._ship_parameter_tangents(params, np.asarray(pairs, np.int32))
+    only_fields = all(c == 14 for _, c in pairs)
+    return dict(dfield=dfield, dshape=None if only_fields else dshape)
+
+
+def _merge_pass(info, r, pairs, shape, details):
+    """The result of one more pass: the first pass's value, counts and
+    per-muon arrays; steps and seconds summed; this pass's gradient columns."""
+    if info is None:
+        info = dict(r)
+        info["passes"] = 0
+        info["steps"] = info["seconds"] = 0
+        if details:
+            n = len(r["muon_value"])
+            info["muon_gradient"] = np.full((n,) + tuple(shape), np.nan)
+    info["passes"] += 1
+    info["steps"] += r["steps"]
+    info["seconds"] += r["seconds"]
+    if details:
+        for k, (m, c) in enumerate(pairs):
+            info["muon_gradient"][:, m, c] = r["muon_gradient"][:, k]
+    return info
 
 
 def _device_objective(muons, backend, args, kw):
@@ -188,9 +258,9 @@ def objective_function():
     """The torch.autograd.Function of objective(): apply(params, muons, options)
     with params a (n_magnets, 15) tensor (any float dtype, CPU or GPU) and
     options a dict of objective()'s keyword arguments; returns a 0-d tensor
-    whose backward gives d value / d params (the unsupported dimension columns
-    get 0, not NaN, so that an optimiser can take the whole tensor). Imports
-    torch (only here)."""
+    whose backward gives d value / d params (columns not computed, see
+    `columns`, get 0, not NaN, so that an optimiser can take the whole
+    tensor). Imports torch (only here)."""
     global _TORCH_FUNCTION
     if _TORCH_FUNCTION is not None:
         return _TORCH_FUNCTION
@@ -222,3 +292,9 @@ def torch_objective(params, muons, **options):
 
 __all__ = ["COLUMNS", "PLANE_Z", "WINDOW", "parameter_sets", "parameters", "geometry_dict",
            "geometry", "muons", "objective", "objective_function", "torch_objective"]
+
+
+from .shipcost import (cost, iron_mass, coil_cost, penalties, loss, loss_function,  # noqa: E402
+                       torch_loss)
+
+__all__ += ["cost", "iron_mass", "coil_cost", "penalties", "loss", "loss_function", "torch_loss"]

@@ -1,6 +1,7 @@
 // The SHiP-like shield of docs/ship-like-muon-shield.md for Python: its named
 // parameter sets, the geometry of any parameter array (no JSON written by
 // hand) and the synthetic muon flux of `fastmu run --example ship`.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,34 @@ void bind_ship(py::module_& m) {
       py::arg("params"),
       "Per volume of the shield's geometry: the magnet whose B its field depends on (-1: "
       "none), the field and its derivative with respect to that B.");
+  m.def(
+      "_ship_parameter_tangents",
+      [](const ParamArray& params, const CArray<std::int32_t>& pairs) {
+        if (pairs.ndim() != 2 || pairs.shape(1) != 2) {
+          throw Error("ship parameter tangents: expected (n, 2) pairs of magnet and column");
+        }
+        std::vector<std::array<int, 2>> which(static_cast<std::size_t>(pairs.shape(0)));
+        for (std::size_t k = 0; k < which.size(); ++k) {
+          which[k] = {pairs.data()[2 * k], pairs.data()[2 * k + 1]};
+        }
+        const ShipParameterTangents t = ship_parameter_tangents(magnets_of(params), which);
+        const auto np = static_cast<py::ssize_t>(t.n_params);
+        const auto nv = np > 0 ? static_cast<py::ssize_t>(t.dfield.size()) / np : py::ssize_t{0};
+        py::array_t<double> dfield({nv, np, py::ssize_t{3}}), dshape({nv, np, py::ssize_t{18}});
+        double* f = dfield.mutable_data();
+        double* s = dshape.mutable_data();
+        for (std::size_t i = 0; i < t.dfield.size(); ++i) {
+          for (int a = 0; a < 3; ++a) f[3 * i + a] = t.dfield[i][a];
+          const ShipArb8Derivative& d = t.dshape[i];
+          for (int v = 0; v < 8; ++v) s[18 * i + v] = d.x[v], s[18 * i + 8 + v] = d.y[v];
+          s[18 * i + 16] = d.z_lo, s[18 * i + 17] = d.z_hi;
+        }
+        return py::make_tuple(dfield, dshape);
+      },
+      py::arg("params"), py::arg("pairs"),
+      "Per volume and chosen (magnet, column): dB/dtheta (n_volumes, n, 3) and the ARB8's "
+      "vertex derivatives (n_volumes, n, 18: x of the 8 vertices, y of the 8, z_lo, z_hi) in "
+      "the geometry's vertex order.");
   m.def(
       "_ship_muons",
       [](std::size_t n, std::uint64_t seed) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 #include <nlohmann/json.hpp>
@@ -327,7 +328,44 @@ auto transport_device_pointers(std::uintptr_t rows, std::size_t n, int ncol,
   return with_plane;
 }
 
-// fastmu.ship.objective: the window objective and its field gradient.
+// The whole tables of a pass over several parameters per volume:
+// dfield (n_volumes, n_params, 3) and dshape (n_volumes, n_params, 18:
+// x of the 8 vertices, y of the 8, z_lo, z_hi), either may be None.
+void set_parameter_tables(FieldParameters& fp, std::size_t nv, const py::object& dfield,
+                          const py::object& dshape) {
+  const auto np = static_cast<py::ssize_t>(fp.n_params);
+  auto table = [&](const py::object& o, py::ssize_t width, const char* name) {
+    const auto a = o.cast<CArray<double>>();
+    if (a.ndim() != 3 || static_cast<std::size_t>(a.shape(0)) != nv || a.shape(1) != np ||
+        a.shape(2) != width) {
+      throw Error(fmt::format("objective: {} must have shape ({}, {}, {})", name, nv, np, width));
+    }
+    return a;
+  };
+  if (!dfield.is_none()) {
+    const auto a = table(dfield, 3, "dfield");
+    fp.dfield.resize(nv * static_cast<std::size_t>(np));
+    for (std::size_t i = 0; i < fp.dfield.size(); ++i) {
+      const double* d = a.data() + 3 * i;
+      fp.dfield[i] = {static_cast<float>(d[0]), static_cast<float>(d[1]), static_cast<float>(d[2])};
+    }
+  }
+  if (!dshape.is_none()) {
+    const auto a = table(dshape, 18, "dshape");
+    fp.dshape.resize(nv * static_cast<std::size_t>(np));
+    for (std::size_t i = 0; i < fp.dshape.size(); ++i) {
+      const double* d = a.data() + 18 * i;
+      Arb8Tangent& t = fp.dshape[i];
+      for (int v = 0; v < 4; ++v) {
+        t.x_lo[v] = static_cast<float>(d[v]), t.x_hi[v] = static_cast<float>(d[4 + v]);
+        t.y_lo[v] = static_cast<float>(d[8 + v]), t.y_hi[v] = static_cast<float>(d[12 + v]);
+      }
+      t.z_lo = static_cast<float>(d[16]), t.z_hi = static_cast<float>(d[17]);
+    }
+  }
+}
+
+// fastmu.ship.objective: the window objective and its gradient.
 auto window_objective_call(const py::object& muons, const std::shared_ptr<GeometryHandle>& geometry,
                            const std::vector<std::shared_ptr<TableParams>>& tables,
                            const py::object& cache, const std::string& backend, int n_params,
@@ -337,7 +375,8 @@ auto window_objective_call(const py::object& muons, const std::shared_ptr<Geomet
                            double smoothing, int plane, bool gradient, int threads,
                            std::uint64_t first_id, bool per_muon, double boundary_softening,
                            double max_tangent, int long_steps, std::uintptr_t device_rows,
-                           std::size_t device_n, int device_ncol, std::uintptr_t stream) {
+                           std::size_t device_n, int device_ncol, std::uintptr_t stream,
+                           const py::object& dfield, const py::object& dshape) {
   if (!geometry) throw Error("objective: geometry is None");
   const Backend requested = parse_backend(backend);
   const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
@@ -374,6 +413,7 @@ auto window_objective_call(const py::object& muons, const std::shared_ptr<Geomet
     }
     fp.volume_field = to_vec3(f);
   }
+  set_parameter_tables(fp, nv, dfield, dshape);
   WindowObjectiveOptions o;
   o.smoothing = smoothing;
   o.plane = plane;
@@ -463,7 +503,7 @@ void bind_transport(py::module_& m) {
         py::arg("first_id") = 0, py::arg("per_muon") = false, py::arg("boundary_softening") = 0.0,
         py::arg("max_tangent") = 100.0, py::arg("long_steps") = kDefaultLongSteps,
         py::arg("device_rows") = 0, py::arg("device_n") = 0, py::arg("device_ncol") = 8,
-        py::arg("stream") = 0,
+        py::arg("stream") = 0, py::arg("dfield") = py::none(), py::arg("dshape") = py::none(),
         "The window objective and its gradient with respect to field parameters "
         "(fastmu.ship.objective); muons a host (N, 7|8) array, or None with `device_rows` the "
         "device pointer of N row-major float32 rows in GPU memory (run on `stream`).");

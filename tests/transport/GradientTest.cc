@@ -81,8 +81,8 @@ struct Fixture {
   ToyTable table;
   TwoSlabEnv env;
   const SensitivePlane plane{8.0f, -0.3f, 0.3f, -0.3f, 0.3f};
-  std::int32_t volume_param[2] = {0, 1};
-  Vec3f volume_dfield[2] = {{0, 1, 0}, {0, 1, 0}};
+  // dB_v / dtheta_k, v-major: volume 0 on parameter 0, volume 1 on parameter 1.
+  Vec3f dfield[4] = {{0, 1, 0}, {0, 0, 0}, {0, 0, 0}, {0, 1, 0}};
   FieldParameterView fp;
   Fixture() {
     env.slab_table = &table.view;
@@ -90,8 +90,7 @@ struct Fixture {
     env.n_planes = 1;
     env.options.seed = 7;
     fp.n_params = 2;
-    fp.volume_param = volume_param;
-    fp.volume_dfield = volume_dfield;
+    fp.dfield = dfield;
     fp.n_volumes = 2;
   }
 };
@@ -244,12 +243,10 @@ TEST(Gradient, GrazingCrossingOfAFieldFace) {
   const SensitivePlane plane{8.0f, -1.0f, 0.1f, -1.0f, 1.0f};
   env.planes = &plane;
   env.n_planes = 1;
-  const std::int32_t volume_param[2] = {0, 1};
-  const Vec3f volume_dfield[2] = {{0, 1, 0}, {0, -1, 0}};
+  const Vec3f dfield[4] = {{0, 1, 0}, {0, 0, 0}, {0, 0, 0}, {0, -1, 0}};
   FieldParameterView fp;
   fp.n_params = 2;
-  fp.volume_param = volume_param;
-  fp.volume_dfield = volume_dfield;
+  fp.dfield = dfield;
   fp.n_volumes = 2;
   MuonBatch in;
   for (int i = 0; i < 60; ++i) {
@@ -380,6 +377,67 @@ TEST(Gradient, TotalsAloneEqualTheTotalsOfThePerMuonPass) {
   std::uint64_t steps = 0;
   for (std::int32_t s : full.muon_steps) steps += static_cast<std::uint64_t>(s);
   EXPECT_EQ(full.steps, steps);
+}
+
+// A twisted ARB8 (faces not planar) and a motion of all its vertices and
+// ends: the outward velocity arb8_face_velocity gives for a point on each
+// face against how far the moved face lies from the point along the
+// normal, measured as an exit distance (finite difference of 1e-4).
+Arb8Shape twisted_arb8(const Arb8Tangent* d, float e) {
+  const float lo[4][2] = {{-1.0f, -0.8f}, {1.1f, -0.9f}, {0.9f, 0.7f}, {-1.2f, 1.0f}};
+  const float hi[4][2] = {{-0.7f, -1.1f}, {1.3f, -0.6f}, {1.0f, 1.2f}, {-0.8f, 0.6f}};
+  Arb8Shape s;
+  const float z_lo = 2.0f + (d ? e * d->z_lo : 0.0f), z_hi = 5.0f + (d ? e * d->z_hi : 0.0f);
+  s.z_lo = z_lo;
+  s.inv_h = 1.0f / (z_hi - z_lo);
+  for (int i = 0; i < 4; ++i) {
+    const float xl = lo[i][0] + (d ? e * d->x_lo[i] : 0.0f);
+    const float yl = lo[i][1] + (d ? e * d->y_lo[i] : 0.0f);
+    s.x0[i] = xl, s.y0[i] = yl;
+    s.dx[i] = hi[i][0] + (d ? e * d->x_hi[i] : 0.0f) - xl;
+    s.dy[i] = hi[i][1] + (d ? e * d->y_hi[i] : 0.0f) - yl;
+  }
+  return s;
+}
+
+TEST(Gradient, FaceVelocityOfAMovingArb8Face) {
+  Arb8Tangent d;
+  for (int i = 0; i < 4; ++i) {
+    d.x_lo[i] = 0.3f * static_cast<float>(i) - 0.4f,
+    d.y_lo[i] = 0.2f - 0.1f * static_cast<float>(i);
+    d.x_hi[i] = 0.5f - 0.2f * static_cast<float>(i),
+    d.y_hi[i] = 0.1f * static_cast<float>(i * i) - 0.3f;
+  }
+  d.z_lo = 0.7f, d.z_hi = -0.4f;
+  const Arb8Shape s = twisted_arb8(nullptr, 0.0f);
+  const float e = 1e-3f;
+  const Arb8Shape moved = twisted_arb8(&d, e);
+  int checked = 0;
+  for (int face = 0; face < 6; ++face) {
+    // A point on the face: the middle of the lateral face at t = 0.35, or
+    // a point inside an end.
+    const float t = face == 4 ? 0.0f : face == 5 ? 1.0f : 0.35f;
+    const float z = s.z_lo + t / s.inv_h;
+    Vec3f p{0.05f, -0.02f, z};
+    if (face < 4) {
+      const int j = (face + 1) & 3;
+      p.x = 0.5f * (s.x0[face] + t * s.dx[face] + s.x0[j] + t * s.dx[j]);
+      p.y = 0.5f * (s.y0[face] + t * s.dy[face] + s.y0[j] + t * s.dy[j]);
+    }
+    Vec3f n;
+    int found;
+    ASSERT_TRUE(arb8_face_normal(s, p, n, found));
+    ASSERT_EQ(found, face);
+    const float v = arb8_face_velocity(s, face, p, d);
+    // The moved face along n from a point 0.1 m inside: the exit distance.
+    const float back = 0.1f;
+    const Vec3f start = p - back * n;
+    const float moved_by = arb8_exit_distance(moved, start, n, 10.0f) - back;
+    std::printf("face %d: velocity %.4f, finite difference %.4f\n", face, v, moved_by / e);
+    EXPECT_NEAR(v, moved_by / e, 0.02f * std::fabs(v) + 0.01f) << "face " << face;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 6);
 }
 
 TEST(Gradient, RotationTangentMatchesFiniteDifference) {

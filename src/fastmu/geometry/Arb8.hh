@@ -38,14 +38,18 @@ FASTMU_HD inline bool arb8_contains(const Arb8Shape& s, float x, float y, float 
 // z faces, or a lateral face i, whose surface is f_i = 0 with f_i the
 // cross product of arb8_contains_xy (a twisted face's normal varies along it:
 // the gradient of f_i at the point). Returns false for a degenerate solid.
-FASTMU_HD inline bool arb8_face_normal(const Arb8Shape& s, Vec3f p, Vec3f& normal) {
+// `face` is set to the face found: 0-3 lateral face i (from vertex i to
+// i + 1), 4 the end at z_lo, 5 the end at z_lo + 1 / inv_h.
+FASTMU_HD inline bool arb8_face_normal(const Arb8Shape& s, Vec3f p, Vec3f& normal, int& face) {
   const float t = (p.z - s.z_lo) * s.inv_h;
   const float z_hi = s.z_lo + 1.0f / s.inv_h;
   float best = fabsf(p.z - s.z_lo);
   normal = Vec3f{0.f, 0.f, -1.f};
+  face = 4;
   if (fabsf(z_hi - p.z) < best) {
     best = fabsf(z_hi - p.z);
     normal = Vec3f{0.f, 0.f, 1.f};
+    face = 5;
   }
   for (int i = 0; i < 4; ++i) {
     const int j = (i + 1) & 3;
@@ -61,9 +65,14 @@ FASTMU_HD inline bool arb8_face_normal(const Arb8Shape& s, Vec3f p, Vec3f& norma
     if (dist < best) {
       best = dist;
       normal = (-1.0f / g) * grad;  // outward
+      face = i;
     }
   }
   return s.inv_h > 0.f;
+}
+FASTMU_HD inline bool arb8_face_normal(const Arb8Shape& s, Vec3f p, Vec3f& normal) {
+  int face;
+  return arb8_face_normal(s, p, normal, face);
 }
 
 namespace detail {

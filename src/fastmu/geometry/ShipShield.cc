@@ -106,27 +106,91 @@ Quad mirror_x(const Quad& q) {
   return r;
 }
 
-void add_magnet(nlohmann::json& volumes, int index, const Row& p, double zc) {
+// One ARB8 block of a magnet: centre, half-length, faces (metres) and field.
+struct Block {
+  std::string name;
+  double zc, dz;
+  Quad in, out;
+  double bx, by;
+};
+
+// The eight blocks of a magnet centred at zc (metres), in the order of the
+// document and of ship_field_parameters.
+std::vector<Block> magnet_blocks(const Row& p, double zc) {
   const double dz = p[1] * kCm;
   const Face in = face(p[12] * kCm, p[2] * kCm, p[4] * kCm, p[6] * kCm, p[8] * kCm, p[10] * kCm);
   const Face out = face(p[13] * kCm, p[3] * kCm, p[5] * kCm, p[7] * kCm, p[9] * kCm, p[11] * kCm);
   const double d = (p[8] + p[9]) / (p[2] + p[3]);    // yoke dilution
   const double v = (p[10] + p[11]) / (p[2] + p[3]);  // connector dilution
   const double b = p[14] < 0 ? p[14] * d : p[14];
-  const std::string m = fmt::format("magnet{}_", index);
-  volumes.push_back(arb8(m + "core_r", zc, dz, in.core, out.core, 0, b));
-  volumes.push_back(
-      arb8(m + "core_l", zc, dz, point_reflect(in.core), point_reflect(out.core), 0, b));
-  volumes.push_back(arb8(m + "yoke_r", zc, dz, in.yoke, out.yoke, 0, -b / d));
-  volumes.push_back(
-      arb8(m + "yoke_l", zc, dz, point_reflect(in.yoke), point_reflect(out.yoke), 0, -b / d));
   const Quad top_l_in = mirror_x(in.top), top_l_out = mirror_x(out.top);
-  volumes.push_back(arb8(m + "top_r", zc, dz, in.top, out.top, b / v, 0));
-  volumes.push_back(arb8(m + "top_l", zc, dz, top_l_in, top_l_out, -b / v, 0));
-  volumes.push_back(
-      arb8(m + "bottom_r", zc, dz, point_reflect(top_l_in), point_reflect(top_l_out), -b / v, 0));
-  volumes.push_back(
-      arb8(m + "bottom_l", zc, dz, point_reflect(in.top), point_reflect(out.top), b / v, 0));
+  return {{"core_r", zc, dz, in.core, out.core, 0, b},
+          {"core_l", zc, dz, point_reflect(in.core), point_reflect(out.core), 0, b},
+          {"yoke_r", zc, dz, in.yoke, out.yoke, 0, -b / d},
+          {"yoke_l", zc, dz, point_reflect(in.yoke), point_reflect(out.yoke), 0, -b / d},
+          {"top_r", zc, dz, in.top, out.top, b / v, 0},
+          {"top_l", zc, dz, top_l_in, top_l_out, -b / v, 0},
+          {"bottom_r", zc, dz, point_reflect(top_l_in), point_reflect(top_l_out), -b / v, 0},
+          {"bottom_l", zc, dz, point_reflect(in.top), point_reflect(out.top), b / v, 0}};
+}
+
+void check_finite(const std::vector<Row>& magnets) {
+  for (std::size_t i = 0; i < magnets.size(); ++i) {
+    for (double x : magnets[i]) {
+      if (!std::isfinite(x))
+        throw Error(fmt::format("SHiP magnet {}: parameters must be finite", i));
+    }
+  }
+}
+
+// The blocks of all magnets, placed by the spec's rule (with the index of
+// their magnet): start at Z = 0; per magnet Z += zgap + dZ gives its centre,
+// then Z += dZ. dZ or dXIn below 1 cm: no magnet; its zgap + dZ still
+// advance Z (the spec's words).
+std::vector<std::pair<int, Block>> shield_blocks(const std::vector<Row>& magnets) {
+  std::vector<std::pair<int, Block>> blocks;
+  double z = 0;  // cm
+  for (std::size_t i = 0; i < magnets.size(); ++i) {
+    const Row& p = magnets[i];
+    z += p[0] + p[1];
+    if (p[1] < 1.0 || p[2] < 1.0) continue;
+    for (Block& b : magnet_blocks(p, z * kCm)) blocks.emplace_back(static_cast<int>(i), b);
+    z += p[1];
+  }
+  return blocks;
+}
+
+// Twice the signed area of a face (> 0 counter-clockwise).
+double signed_area2(const Quad& q) {
+  double a = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int j = (i + 1) & 3;
+    a += q[i][0] * q[j][1] - q[j][0] * q[i][1];
+  }
+  return a;
+}
+
+// d(block)/d(theta) from the blocks at theta +- h, in the geometry's vertex
+// order: a clockwise block has its corners 1 and 3 swapped when loaded
+// (normalise_arb8), so its derivatives are too.
+ShipArb8Derivative block_derivative(const Block& base, const Block& up, const Block& dn, double h) {
+  ShipArb8Derivative d;
+  const bool swap = signed_area2(base.in) < 0 || signed_area2(base.out) < 0;
+  for (int i = 0; i < 4; ++i) {
+    const int k = swap && (i & 1) ? 4 - i : i;
+    d.x[i] = (up.in[k][0] - dn.in[k][0]) / (2 * h);
+    d.y[i] = (up.in[k][1] - dn.in[k][1]) / (2 * h);
+    d.x[4 + i] = (up.out[k][0] - dn.out[k][0]) / (2 * h);
+    d.y[4 + i] = (up.out[k][1] - dn.out[k][1]) / (2 * h);
+  }
+  d.z_lo = ((up.zc - up.dz) - (dn.zc - dn.dz)) / (2 * h);
+  d.z_hi = ((up.zc + up.dz) - (dn.zc + dn.dz)) / (2 * h);
+  return d;
+}
+
+void add_magnet(nlohmann::json& volumes, int index, const Block& b) {
+  const std::string name = fmt::format("magnet{}_{}", index, b.name);
+  volumes.push_back(arb8(name, b.zc, b.dz, b.in, b.out, b.bx, b.by));
 }
 
 // add_magnet's fields of the eight blocks (its order) and their derivative
@@ -190,6 +254,41 @@ nlohmann::json make_ship_shield_json(const std::string& parameter_set,
                   parameter_set.substr(0, parameter_set.find('_'))));
 }
 
+ShipParameterTangents ship_parameter_tangents(const std::vector<ShipMagnetParameters>& magnets,
+                                              const std::vector<std::array<int, 2>>& parameters) {
+  check_finite(magnets);
+  for (const auto& [m, c] : parameters) {
+    if (m < 0 || static_cast<std::size_t>(m) >= magnets.size() || c < 0 || c >= 15) {
+      throw Error(fmt::format("SHiP parameter (magnet {}, column {}) of {} magnets and 15 columns",
+                              m, c, magnets.size()));
+    }
+  }
+  const auto base = shield_blocks(magnets);
+  const std::size_t nv = base.size() + 8, np = parameters.size();  // + the cavern's boxes
+  ShipParameterTangents t;
+  t.n_params = np;
+  t.dfield.assign(nv * np, {0, 0, 0});
+  t.dshape.assign(nv * np, {});
+  for (std::size_t k = 0; k < np; ++k) {
+    const auto [m, c] = parameters[k];
+    // Vertices and positions are linear in the dimensions and fields are
+    // rational: central differences of 1e-3 cm (1e-5 T) are exact to
+    // rounding for the former and to ~1e-9 relative for the latter.
+    const double h = c == 14 ? 1e-5 : 1e-3;
+    auto up = magnets, dn = magnets;
+    up[m][c] += h;
+    dn[m][c] -= h;
+    const auto bu = shield_blocks(up), bd = shield_blocks(dn);
+    if (bu.size() != base.size() || bd.size() != base.size()) continue;  // a magnet (un)skipped
+    for (std::size_t v = 0; v < base.size(); ++v) {
+      const Block &b = base[v].second, &u = bu[v].second, &d = bd[v].second;
+      t.dshape[v * np + k] = block_derivative(b, u, d, h);
+      t.dfield[v * np + k] = {(u.bx - d.bx) / (2 * h), (u.by - d.by) / (2 * h), 0.0};
+    }
+  }
+  return t;
+}
+
 ShipFieldParameters ship_field_parameters(const std::vector<ShipMagnetParameters>& magnets) {
   ShipFieldParameters out;
   for (std::size_t i = 0; i < magnets.size(); ++i) {
@@ -218,20 +317,9 @@ ShipFieldParameters ship_field_parameters(const std::vector<ShipMagnetParameters
 nlohmann::json make_ship_shield_json(const std::vector<ShipMagnetParameters>& magnets,
                                      const std::string& world_material,
                                      const std::string& description) {
+  check_finite(magnets);
   nlohmann::json volumes = nlohmann::json::array();
-  double z = 0;  // cm
-  for (std::size_t i = 0; i < magnets.size(); ++i) {
-    const Row& p = magnets[i];
-    for (double x : p) {
-      if (!std::isfinite(x))
-        throw Error(fmt::format("SHiP magnet {}: parameters must be finite", i));
-    }
-    z += p[0] + p[1];
-    // dZ or dXIn below 1 cm: no magnet; its zgap + dZ still advance Z (the spec's words).
-    if (p[1] < 1.0 || p[2] < 1.0) continue;
-    add_magnet(volumes, static_cast<int>(i), p, z * kCm);
-    z += p[1];
-  }
+  for (const auto& [index, block] : shield_blocks(magnets)) add_magnet(volumes, index, block);
   add_cavern(volumes);
   nlohmann::json doc;
   doc["description"] = description;

@@ -46,6 +46,26 @@ struct ShipFieldParameters {
 };
 ShipFieldParameters ship_field_parameters(const std::vector<ShipMagnetParameters>& magnets);
 
+// How the shield's volumes depend on chosen parameters ({magnet, column} of
+// `magnets`; columns as ShipMagnetParameters): per volume of
+// make_ship_shield_json(magnets) (its order, the cavern's boxes last) and
+// per parameter k, at [v * n_params + k], dB/dtheta (T per cm of a dimension,
+// T per T of B) and how theta moves the volume's ARB8 vertices, in the order
+// the geometry stores them (counter-clockwise, Arb8Shape) [m per cm or per
+// T]; zero for the cavern. zgap and dZ of a magnet move the magnets after it
+// too. Throws fastmu::Error for a parameter outside the table.
+struct ShipArb8Derivative {
+  std::array<double, 8> x{}, y{};  // 4 vertices at z_lo, then 4 at z_hi
+  double z_lo = 0, z_hi = 0;
+};
+struct ShipParameterTangents {
+  std::size_t n_params = 0;
+  std::vector<std::array<double, 3>> dfield;
+  std::vector<ShipArb8Derivative> dshape;
+};
+ShipParameterTangents ship_parameter_tangents(const std::vector<ShipMagnetParameters>& magnets,
+                                              const std::vector<std::array<int, 2>>& parameters);
+
 // The magnets of a named parameter set (throws fastmu::Error if unknown).
 const std::vector<ShipMagnetParameters>& ship_parameter_set(const std::string& parameter_set);
 

@@ -27,10 +27,24 @@
 //    dp' = d|p| R(u) l + |p| (dR/du . du) l + |p| R(u) dl/dh dh, R being
 //    rotate_from_z (the exact derivative of its construction: near u = +-z it
 //    varies fast, as the function itself does).
+// Shape parameters (Arb8Tangent: how a parameter moves an ARB8's vertices)
+// enter where a step ends on a face: the face moves along its normal n by
+// v (its outward normal velocity at the crossing point, arb8_face_velocity),
+// so the crossing's path length changes by ds = (v - n . dr) / (n . u)
+// instead of -(n . dr) / (n . u): the step before the face is longer by ds
+// in its own material and field, and the steps after start later. Where two
+// volumes touch and their faces move apart (a SHiP core's inner face at
+// midGap = 0), the muon crosses the gap opened between them in the world
+// region (no field, the material's loss neglected): its position moves on
+// by the gap's path length. Fields that depend on shape parameters (a
+// SHiP yoke's dilution) enter as B does, through dB/dtheta in RK4.
 // Not differentiated (the pathwise estimator ignores these discontinuities):
 // changes of volume, material, momentum bin, step count (which shifts the
 // random numbers of the later steps) or final status under a change of the
-// parameters. The finite-difference tests measure what that leaves out.
+// parameters, and for shape parameters the muons whose path starts or stops
+// touching a volume (those passing within dtheta v of a moving edge: the
+// boundary term of the divergence theorem, not estimated). The
+// finite-difference tests measure what that leaves out.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +52,8 @@
 #include "fastmu/core/FastMath.hh"
 #include "fastmu/core/Macros.hh"
 #include "fastmu/core/Vec3.hh"
+#include "fastmu/geometry/Arb8.hh"
+#include "fastmu/geometry/GeometryData.hh"
 #include "fastmu/transport/step/StepPhysics.hh"
 
 namespace fastmu {
@@ -45,15 +61,73 @@ namespace fastmu {
 // The most field parameters one transport differentiates with respect to.
 inline constexpr std::int32_t kMaxFieldParameters = 16;
 
-// Which parameter each volume's uniform field depends on (host or device
-// pointers, indexed by geometry volume; the world region depends on none).
+// How a parameter moves an ARB8's vertices, in Arb8Shape's order: the four
+// (x, y) at z_lo, the four at z_hi, and the two ends' z [m per unit of the
+// parameter].
+struct Arb8Tangent {
+  float x_lo[4] = {}, y_lo[4] = {}, x_hi[4] = {}, y_hi[4] = {};
+  float z_lo = 0, z_hi = 0;
+};
+
+// The outward normal velocity of face `face` of `s` (arb8_face_normal's
+// numbering) at p, a point on it, when the vertices move by `d`: a lateral
+// face is f = 0 with f the cross product of arb8_contains_xy (>= 0 inside),
+// so a point that stays on the moving face has grad f . dp = -df/dtheta and
+// the face's outward velocity is (df/dtheta) / |grad f| at fixed p; df/dtheta
+// takes the vertices' motion and that of the height fraction t of p
+// (the ends move in z).
+FASTMU_HD inline float arb8_face_velocity(const Arb8Shape& s, int face, Vec3f p,
+                                          const Arb8Tangent& d) {
+  if (face == 4) return -d.z_lo;
+  if (face == 5) return d.z_hi;
+  const float t = (p.z - s.z_lo) * s.inv_h;
+  const float dt = -((1.0f - t) * d.z_lo + t * d.z_hi) * s.inv_h;
+  const int i = face, j = (face + 1) & 3;
+  const float xi = s.x0[i] + t * s.dx[i], yi = s.y0[i] + t * s.dy[i];
+  const float ex = s.x0[j] + t * s.dx[j] - xi, ey = s.y0[j] + t * s.dy[j] - yi;
+  auto vx = [&](int k) { return (1.0f - t) * d.x_lo[k] + t * d.x_hi[k] + dt * s.dx[k]; };
+  auto vy = [&](int k) { return (1.0f - t) * d.y_lo[k] + t * d.y_hi[k] + dt * s.dy[k]; };
+  const float dxi = vx(i), dyi = vy(i), dex = vx(j) - dxi, dey = vy(j) - dyi;
+  const float df = dex * (p.y - yi) - ex * dyi - dey * (p.x - xi) + ey * dxi;
+  const float tex = s.dx[j] - s.dx[i], tey = s.dy[j] - s.dy[i];  // the edge's change over t
+  const Vec3f grad{-ey, ex,
+                   s.inv_h * (tex * (p.y - yi) - ex * s.dy[i] - tey * (p.x - xi) + ey * s.dx[i])};
+  const float g = sqrtf(dot(grad, grad));
+  return g > 0.0f ? df / g : 0.0f;
+}
+
+// What each volume's field and shape depend on (host or device pointers,
+// indexed by geometry volume; the world region depends on nothing).
 struct FieldParameterView {
-  std::int32_t n_params = 0;                   // <= kMaxFieldParameters
-  const std::int32_t* volume_param = nullptr;  // parameter of volume v, or -1
-  const Vec3f* volume_dfield = nullptr;        // dB_v / dtheta [T per unit of theta]
+  std::int32_t n_params = 0;  // <= kMaxFieldParameters
   std::int32_t n_volumes = 0;
+  // dB_v / dtheta_k [T per unit of theta] at [v * n_params + k].
+  const Vec3f* dfield = nullptr;
+  // How theta_k moves volume v's vertices, at [v * n_params + k] (ARB8s
+  // only; a box's entry is ignored); null: no shape parameters. `volumes`
+  // and `arb8s` are the geometry's (GeometryView), to find the face crossed.
+  const Arb8Tangent* dshape = nullptr;
+  const VolumeRecord* volumes = nullptr;
+  const Arb8Shape* arb8s = nullptr;
   // c of FieldTangents::to_boundary: 1 / (n . u) -> (n . u) / ((n . u)^2 + c^2).
   float cosine_softening = 0.0f;
+
+  FASTMU_HD const Vec3f* field_row(std::int32_t v) const {
+    return v >= 0 && v < n_volumes ? dfield + static_cast<std::size_t>(v) * n_params : nullptr;
+  }
+  // The outward velocities of the face of volume v nearest p, per parameter
+  // (0 for a box or without shape parameters); the face's outward normal in
+  // `normal` (false: none found).
+  FASTMU_HD bool face_velocities(std::int32_t v, Vec3f p, Vec3f& normal, float* vel) const {
+    for (std::int32_t k = 0; k < n_params; ++k) vel[k] = 0.0f;
+    if (dshape == nullptr || v < 0 || v >= n_volumes || volumes[v].arb8 < 0) return false;
+    const Arb8Shape& s = arb8s[volumes[v].arb8];
+    int face;
+    if (!arb8_face_normal(s, p, normal, face)) return false;
+    const Arb8Tangent* row = dshape + static_cast<std::size_t>(v) * n_params;
+    for (std::int32_t k = 0; k < n_params; ++k) vel[k] = arb8_face_velocity(s, face, p, row[k]);
+    return true;
+  }
 };
 
 // The derivative of rotate_from_z(l, u) with respect to u along du.
@@ -84,12 +158,20 @@ struct FieldTangents {
   float dpm[kMaxFieldParameters];
   Vec3f du[kMaxFieldParameters];
   float dh[kMaxFieldParameters];  // change of the path length (boundary-limited steps)
+  // Whether any tangent may be non-zero: until a step meets a field or face
+  // that depends on a parameter, every hook is skipped (a pass over the
+  // shape parameters of a downstream magnet does no tangent work upstream).
+  bool live = false;
 
   FASTMU_HD void reset(const FieldParameterView& p) {
     params = p;
+    live = false;
     for (std::int32_t k = 0; k < params.n_params; ++k) {
       dr[k] = Vec3f{};
       dp[k] = Vec3f{};
+      dpm[k] = 0.0f;
+      du[k] = Vec3f{};
+      dh[k] = 0.0f;
     }
   }
 
@@ -100,6 +182,11 @@ struct FieldTangents {
                                          float b_abs, float h, std::int32_t volume,
                                          FieldFn&& field_at) {
     const std::int32_t n = params.n_params;
+    const Vec3f* db = in_field ? params.field_row(volume) : nullptr;
+    if (!live && db != nullptr) {
+      for (std::int32_t k = 0; k < n; ++k) live = live || !is_zero(db[k]);
+    }
+    if (!live) return;
     const float inv_pm = 1.0f / pm;
     for (std::int32_t k = 0; k < n; ++k) {
       dh[k] = 0.0f;
@@ -110,12 +197,6 @@ struct FieldTangents {
       for (std::int32_t k = 0; k < n; ++k) dr[k] += h * du[k];
       return;
     }
-    std::int32_t kb = -1;
-    Vec3f db{};
-    if (volume >= 0 && volume < params.n_volumes) {
-      kb = params.volume_param[volume];
-      db = params.volume_dfield[volume];
-    }
     const float turn = fabsf(kappa) * b_abs * h;
     std::int32_t steps = 1;
     float hs = h;
@@ -123,8 +204,7 @@ struct FieldTangents {
       steps = static_cast<std::int32_t>(turn * (1.0f / kMaxTurn)) + 1;
       hs = h / static_cast<float>(steps);
     }
-    for (std::int32_t j = 0; j < steps; ++j)
-      start = rk4(start, kappa, inv_pm, hs, kb, db, field_at);
+    for (std::int32_t j = 0; j < steps; ++j) start = rk4(start, kappa, inv_pm, hs, db, field_at);
   }
 
   // A step cut at a boundary: its end stays on the boundary, so the path
@@ -157,38 +237,74 @@ struct FieldTangents {
   // kBoundaryTolerance) switches field at its end, a point that jumps by a
   // step as the parameters change: its boundary term is this one too, the
   // face crossed being the one nearest the end.
+  // A face that moves (shape parameters) adds its outward velocity v to
+  // n . dr: ds = (v - n . dr) / (n . u), held or not; where the volume
+  // entered touches the one left and its face moves apart from it (v_B, B's
+  // outward velocity, differs from -v), the muon crosses the gap opened,
+  // of path length -(v + v_B) / (n . u), without field (face_gaps).
   template <class Env>
   FASTMU_HD FASTMU_FORCEINLINE void to_boundary(const Env& env, RayState end, const Location& from,
                                                 float kappa, Vec3f b, float h) {
     if (!(h > kTinyStep) || !env.in_world(end.r)) return;
+    if (!live && params.dshape == nullptr) return;
     // Still inside the volume by its signed excess (boxes, planar ARB8s): no
     // boundary crossed, and no location needed (most uncut whole steps).
     float g = 0.0f;
     if (from.volume >= 0 && env.boundary_excess(from.volume, end.r, g) && g <= 0.0f) return;
     float unused;
     const Location to = env.locate(end.r, unused);
-    if (to.material == from.material && to.field.x == from.field.x && to.field.y == from.field.y &&
-        to.field.z == from.field.z && same_dependence(to.volume, from.volume)) {
-      return;
-    }
+    const bool held = to.material == from.material && to.field.x == from.field.x &&
+                      to.field.y == from.field.y && to.field.z == from.field.z &&
+                      same_dependence(to.volume, from.volume);
+    if (held && params.dshape == nullptr) return;
     const std::int32_t volume = from.volume >= 0 ? from.volume : to.volume;
+    float vel[kMaxFieldParameters], gap[kMaxFieldParameters];
     Vec3f n;
-    if (volume < 0 || !env.boundary_normal(volume, end.r, n)) return;
+    if (!face_terms(env, volume, from.volume >= 0 ? to.volume : -1, end.r, n, vel, gap)) return;
+    if (!live) return;
     const float un = dot(n, end.u);
     const Vec3f dudsv = kappa * cross(end.u, b);
     const float c = params.cosine_softening;
     const float den = un * un + c * c;
     const float inv_un = den > 0.0f ? un / den : 0.0f;  // c = 0 and a face crossed along it
     for (std::int32_t k = 0; k < params.n_params; ++k) {
-      const float ds = -dot(n, dr[k]) * inv_un;
-      dr[k] += ds * end.u;
+      const float ds = ((held ? 0.0f : -dot(n, dr[k])) + vel[k]) * inv_un;
+      dr[k] += (ds + gap[k] * inv_un) * end.u;
       du[k] += ds * dudsv;
       dh[k] = ds;
     }
   }
 
+  // The face of `volume` (left, or entered from the world region) at p: its
+  // outward normal n, its outward velocities `vel` and the gaps `gap` (times
+  // n . u: the path length of the gap) opened towards `entered` (-1: none).
+  // Turns the tangents live (zeroed) when a face moves. False: no face.
+  template <class Env>
+  FASTMU_HD FASTMU_FORCEINLINE bool face_terms(const Env& env, std::int32_t volume,
+                                               std::int32_t entered, Vec3f p, Vec3f& n, float* vel,
+                                               float* gap) {
+    if (volume < 0) return false;
+    const std::int32_t np = params.n_params;
+    for (std::int32_t k = 0; k < np; ++k) gap[k] = 0.0f;
+    if (!params.face_velocities(volume, p, n, vel) && !env.boundary_normal(volume, p, n)) {
+      return false;
+    }
+    Vec3f nb;
+    float vb[kMaxFieldParameters];
+    if (entered >= 0 && entered != volume && params.face_velocities(entered, p, nb, vb) &&
+        dot(nb, n) < -0.999f) {
+      for (std::int32_t k = 0; k < np; ++k) gap[k] = -(vel[k] + vb[k]);
+    }
+    if (!live) {
+      for (std::int32_t k = 0; k < np; ++k) live = live || vel[k] != 0.0f || gap[k] != 0.0f;
+      if (live) wake();
+    }
+    return true;
+  }
+
   // The end of the move put on the sensitive plane (z fixed).
   FASTMU_HD FASTMU_FORCEINLINE void to_plane(Vec3f u, float kappa, Vec3f b) {
+    if (!live) return;
     const Vec3f dudsv = kappa * cross(u, b);
     const float inv_uz = 1.0f / u.z;
     for (std::int32_t k = 0; k < params.n_params; ++k) {
@@ -203,6 +319,7 @@ struct FieldTangents {
   FASTMU_HD FASTMU_FORCEINLINE void interact(const MaterialTableView& m, std::int32_t bin, float pm,
                                              Vec3f u, float h, float h_over_d, Philox4 rn,
                                              bool mid_kick) {
+    if (!live) return;
     SampledLoss s = table_cell_value(m, bin, sample_cell(m.t, bin, rn.v[0]), rn.v[1]);
     if (h_over_d != 1.0f) {
       s.loss_frac *= h_over_d;
@@ -233,17 +350,18 @@ struct FieldTangents {
 
   // Whether two volumes' fields depend on the parameters alike.
   FASTMU_HD bool same_dependence(std::int32_t a, std::int32_t b) const {
-    const bool ha = a >= 0 && a < params.n_volumes, hb = b >= 0 && b < params.n_volumes;
-    const std::int32_t pa = ha ? params.volume_param[a] : -1;
-    const std::int32_t pb = hb ? params.volume_param[b] : -1;
-    if (pa != pb) return false;
-    if (pa < 0) return true;
-    const Vec3f da = params.volume_dfield[a], db = params.volume_dfield[b];
-    return da.x == db.x && da.y == db.y && da.z == db.z;
+    const Vec3f* ra = params.field_row(a);
+    const Vec3f* rb = params.field_row(b);
+    for (std::int32_t k = 0; k < params.n_params; ++k) {
+      const Vec3f da = ra != nullptr ? ra[k] : Vec3f{}, db = rb != nullptr ? rb[k] : Vec3f{};
+      if (da.x != db.x || da.y != db.y || da.z != db.z) return false;
+    }
+    return true;
   }
 
   // No interaction (vacuum): p = |p| u.
   FASTMU_HD FASTMU_FORCEINLINE void no_interaction(float pm, Vec3f u) {
+    if (!live) return;
     for (std::int32_t k = 0; k < params.n_params; ++k) dp[k] = dpm[k] * u + pm * du[k];
   }
 
@@ -254,9 +372,19 @@ struct FieldTangents {
   }
 
   // One RK4 step as rk4_step, with the tangents; returns the primal end.
+  // The tangents turn live at a moving face: those of the step so far are
+  // zero (the hooks before were skipped).
+  FASTMU_HD void wake() {
+    for (std::int32_t k = 0; k < params.n_params; ++k) {
+      dpm[k] = 0.0f;
+      du[k] = Vec3f{};
+      dh[k] = 0.0f;
+    }
+  }
+
   template <class FieldFn>
   FASTMU_HD FASTMU_FORCEINLINE RayState rk4(RayState s, float kappa, float inv_pm, float h,
-                                            std::int32_t kb, Vec3f db, FieldFn&& field) {
+                                            const Vec3f* db, FieldFn&& field) {
     const float h2 = 0.5f * h;
     const Vec3f b1 = field(s.r);
     const Vec3f k1u = kappa * cross(s.u, b1);
@@ -282,7 +410,7 @@ struct FieldTangents {
     out.u = inv * uraw;
     for (std::int32_t k = 0; k < params.n_params; ++k) {
       const float dkappa = -kappa * dpm[k] * inv_pm;
-      const Vec3f dbk = k == kb ? db : Vec3f{};
+      const Vec3f dbk = db != nullptr ? db[k] : Vec3f{};
       const Vec3f d1 = du[k];
       const Vec3f dk1 = dforce(kappa, dkappa, s.u, d1, b1, dbk);
       const Vec3f d2 = d1 + h2 * dk1;

@@ -18,12 +18,23 @@ void check(const TransportParams& params, const FieldParameters& fp,
     throw Error(fmt::format("objective: {} field parameters (at most {})", fp.n_params,
                             kMaxFieldParameters));
   }
-  if (fp.volume_param.size() != nv || fp.volume_dfield.size() != nv ||
-      (!fp.volume_field.empty() && fp.volume_field.size() != nv)) {
+  const std::size_t table = nv * static_cast<std::size_t>(fp.n_params);
+  if ((!fp.dfield.empty() && fp.dfield.size() != table) ||
+      (!fp.dshape.empty() && fp.dshape.size() != table)) {
+    throw Error(
+        fmt::format("objective: parameter tables of {} and {} entries for {} volumes and "
+                    "{} parameters (expected {} each)",
+                    fp.dfield.size(), fp.dshape.size(), nv, fp.n_params, table));
+  }
+  if (fp.dfield.empty() && (fp.volume_param.size() != nv || fp.volume_dfield.size() != nv)) {
     throw Error(fmt::format("objective: field parameters given for {} volumes, the geometry has {}",
                             fp.volume_param.size(), nv));
   }
-  for (std::size_t v = 0; v < nv; ++v) {
+  if (!fp.volume_field.empty() && fp.volume_field.size() != nv) {
+    throw Error(fmt::format("objective: fields given for {} volumes, the geometry has {}",
+                            fp.volume_field.size(), nv));
+  }
+  for (std::size_t v = 0; v < fp.volume_param.size() && fp.dfield.empty(); ++v) {
     if (fp.volume_param[v] < -1 || fp.volume_param[v] >= fp.n_params) {
       throw Error(fmt::format("objective: volume {} depends on parameter {} of {}", v,
                               fp.volume_param[v], fp.n_params));
@@ -58,12 +69,28 @@ std::vector<VolumeRecord> records_with_fields(const GeometryView& g, const Field
   return records;
 }
 
-FieldParameterView parameter_view(const FieldParameters& fp) {
+// The table dB_v/dtheta_k of `fp` (FieldParameterView::dfield).
+std::vector<Vec3f> dense_dfield(const FieldParameters& fp, std::size_t nv) {
+  if (!fp.dfield.empty()) return fp.dfield;
+  const auto np = static_cast<std::size_t>(fp.n_params);
+  std::vector<Vec3f> d(nv * np);
+  for (std::size_t v = 0; v < nv; ++v) {
+    if (fp.volume_param[v] >= 0)
+      d[v * np + static_cast<std::size_t>(fp.volume_param[v])] = fp.volume_dfield[v];
+  }
+  return d;
+}
+
+// The view of `fp` with its field table `dfield` over the geometry `g`.
+FieldParameterView parameter_view(const FieldParameters& fp, const std::vector<Vec3f>& dfield,
+                                  const GeometryView& g) {
   FieldParameterView view;
   view.n_params = fp.n_params;
-  view.volume_param = fp.volume_param.data();
-  view.volume_dfield = fp.volume_dfield.data();
-  view.n_volumes = static_cast<std::int32_t>(fp.volume_param.size());
+  view.n_volumes = static_cast<std::int32_t>(g.num_volumes);
+  view.dfield = dfield.data();
+  view.dshape = fp.dshape.empty() ? nullptr : fp.dshape.data();
+  view.volumes = g.volumes;
+  view.arb8s = g.arb8s;
   view.cosine_softening = fp.cosine_softening;
   return view;
 }
@@ -80,11 +107,10 @@ WindowObjectiveResult objective_on_gpu(const TransportParams& params, const Fiel
   cuda::DeviceArena arena;
   const std::vector<VolumeRecord> records = records_with_fields(params.geometry().host_view(), fp);
   if (!records.empty()) dv.geometry.volumes = arena.copy(records.data(), records.size());
-  FieldParameterView dfp = parameter_view(fp);
-  if (dfp.n_volumes > 0) {
-    dfp.volume_param = arena.copy(fp.volume_param.data(), fp.volume_param.size());
-    dfp.volume_dfield = arena.copy(fp.volume_dfield.data(), fp.volume_dfield.size());
-  }
+  const std::vector<Vec3f> dfield = dense_dfield(fp, params.geometry().volumes().size());
+  FieldParameterView dfp = parameter_view(fp, dfield, dv.geometry);
+  if (!dfield.empty()) dfp.dfield = arena.copy(dfield.data(), dfield.size());
+  if (!fp.dshape.empty()) dfp.dshape = arena.copy(fp.dshape.data(), fp.dshape.size());
   return cuda::window_objective(dv, dfp, in, options, *gpu.streams);
 }
 
@@ -105,7 +131,9 @@ WindowObjectiveResult window_objective(const TransportParams& params, const Muon
     HostTransportView host(params);
     const std::vector<VolumeRecord> records = records_with_fields(host.view.geometry, fp);
     if (!records.empty()) host.view.geometry.volumes = records.data();
-    r = window_objective_cpu(host.view, parameter_view(fp), in, options);
+    const std::vector<Vec3f> dfield = dense_dfield(fp, params.geometry().volumes().size());
+    r = window_objective_cpu(host.view, parameter_view(fp, dfield, host.view.geometry), in,
+                             options);
   }
   r.seconds = seconds_since(t0);
   return r;

@@ -12,14 +12,20 @@
 
 namespace fastmu {
 
-// The field parameters of a geometry, owned on the host: per volume the
-// parameter its field depends on (-1: none) and dB/dtheta, and optionally
-// the fields to transport with instead of the geometry's (a design with new
-// field values on the same shapes: no new geometry, grid or tables).
+// The parameters of a geometry, owned on the host: per volume the parameter
+// its field depends on (-1: none) and dB/dtheta, or instead the whole table
+// `dfield` (n_volumes * n_params: a field may depend on several, as a SHiP
+// yoke's on B and the dimensions of its dilution); optionally how each
+// parameter moves each ARB8's vertices (`dshape`, n_volumes * n_params in
+// Arb8Shape's vertex order: shape parameters), and the fields to transport
+// with instead of the geometry's (a design with new field values on the same
+// shapes: no new geometry, grid or tables).
 struct FieldParameters {
   std::int32_t n_params = 0;
   std::vector<std::int32_t> volume_param;
   std::vector<Vec3f> volume_dfield;
+  std::vector<Vec3f> dfield;        // non-empty: supersedes volume_param and volume_dfield
+  std::vector<Arb8Tangent> dshape;  // empty: no shape parameters
   std::vector<Vec3f> volume_field;  // empty: the geometry's own fields
   float cosine_softening = 0.0f;    // FieldParameterView::cosine_softening
 };

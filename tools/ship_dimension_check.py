@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""fastmu.ship.objective's gradient with respect to the magnets' dimensions
+against finite differences with common random numbers (the same seed), per
+(magnet, column), with the standard error of the paired per-muon
+differences, and the timing of value + full gradient against the forward
+transport (docs/python-and-gradients.md "Gradients").
+
+    PYTHONPATH=build/python python3 tools/ship_dimension_check.py --n 100000 --eps 1 \\
+        --magnets 1 4 5 --columns dZ dXIn gapIn midGapIn
+
+Central differences of +-eps cm; a column at 0 that cannot go below it
+(midGap: the cores would overlap) takes the forward difference (+eps) and is
+marked "one-sided".
+"""
+
+import argparse
+import time
+
+import numpy as np
+
+import fastmu
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=100000, help="muons (fastmu.ship.muons, seed 1)")
+    ap.add_argument("--eps", type=float, default=1.0, help="step of the differences [cm]")
+    ap.add_argument("--smoothing", type=float, default=0.05)
+    ap.add_argument("--magnets", type=int, nargs="+", default=[1, 4, 5])
+    ap.add_argument("--columns", nargs="+", default=["dZ", "dXIn", "gapIn", "midGapIn"])
+    ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--backend", default="cpu", help="cpu, cuda or auto")
+    args = ap.parse_args()
+    p = fastmu.ship.parameters("warm_baseline")
+    mu = fastmu.ship.muons(args.n, seed=1)
+    opt = dict(seed=1, smoothing=args.smoothing, backend=args.backend, threads=args.threads)
+    fastmu.ship.objective(mu[:100], p, gradient=False, **opt)  # tables and geometry loaded
+    t = time.time()
+    fastmu.transport(mu, fastmu.ship.geometry(p), seed=1, backend=args.backend, all=True,
+                     threads=args.threads)
+    tf = time.time() - t
+    mask = np.zeros(p.shape, bool)
+    cols = [fastmu.ship.COLUMNS.index(c) for c in args.columns]
+    for m in args.magnets:
+        mask[m, cols] = True
+    t = time.time()
+    value, grad, info = fastmu.ship.objective(mu, p, details=True, columns=mask, **opt)
+    tg = time.time() - t
+    print(f"n={args.n} eps={args.eps} cm smoothing={args.smoothing}: value {value:.2f}, "
+          f"{info['passes']} passes; forward {tf:.1f} s, value+gradient of {mask.sum()} columns "
+          f"{tg:.1f} s", flush=True)
+    for m in args.magnets:
+        for c in cols:
+            check(mu, p, m, c, args.eps, grad, info, opt)
+
+
+def check(mu, p, m, c, eps, grad, info, opt):
+    up, dn = p.copy(), p.copy()
+    up[m, c] += eps
+    one_sided = fastmu.ship.COLUMNS[c].startswith("midGap") and p[m, c] < eps
+    if not one_sided:
+        dn[m, c] -= eps
+    a = fastmu.ship.objective(mu, up, gradient=False, details=True, **opt)[2]
+    b = fastmu.ship.objective(mu, dn, gradient=False, details=True, **opt)[2]
+    fd = (a["muon_value"] - b["muon_value"]) / (eps if one_sided else 2 * eps)
+    d = fd - info["muon_gradient"][:, m, c]
+    n = len(fd)
+    se_fd, se_d = np.sqrt(n) * fd.std(), np.sqrt(n) * d.std()
+    ok = abs(d.sum()) <= max(0.15 * abs(fd.sum()), 2 * se_d)
+    print(f"magnet {m} {fastmu.ship.COLUMNS[c]:>9}: gradient {grad[m, c]:9.2f}  FD "
+          f"{fd.sum():9.2f} +- {se_fd:6.2f}  paired difference {d.sum():8.2f} +- {se_d:6.2f}"
+          f"{'  one-sided' if one_sided else ''}  {'agrees' if ok else 'DIFFERS'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
