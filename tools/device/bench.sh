@@ -19,7 +19,7 @@
 # Cases run here:
 #   stage         build with CUDA (sm_90 real + virtual, rpath $ORIGIN/lib)
 #                 into build-gpu/ and stage in .device/: bin/ (fastmu,
-#                 fastmu_bench, fastmu_tests_transport, *_old), lib/ (the
+#                 fastmu_bench, fastmu_tests_transport and _tables, *_old), lib/ (the
 #                 non-glibc shared libraries they load), cache/ (tables from
 #                 the table cache), reference/ (the Geant4 slab sample),
 #                 pylib/ + include/ (the Python extension's inputs).
@@ -88,6 +88,12 @@
 #                 one-line error or the output's status column and whether
 #                 any NaN is in it go to $OUT/extreme_rows.csv.
 #                 Options: --n --backends --timeout --work --samples
+#   tables        table builds from an empty cache with the default sampling:
+#                 G4_Fe's ladder (iron block) and the SHiP-like shield's
+#                 materials, the engine on the GPU and on all cores
+#                 (FASTMU_TABLE_BACKEND), the old build's iron block; first
+#                 the GPU's samples against the CPU's (gtest Ladder*, DetailedEngine.*).
+#                 Options: --work
 #
 # Environment: OUT (results, default ./out), WORK, STAGE (default .device),
 # FASTMU_CACHE (default .device/cache), FASTMU_CACHE_SAMPLES.
@@ -113,6 +119,7 @@ declare -A case_options=(
   [storage]="--gb --repeat --work --samples"
   [validate]="--n --quick --work --samples --table-samples"
   [extreme-rows]="--n --backends --timeout --work --samples"
+  [tables]="--work"
 )
 flag_options=" --quick --trace --cpu-only --python --openmpi --compress --dry-run "
 count_options=" --n --repeat --jobs --huge --n-fd --timeout --samples --table-samples "
@@ -195,5 +202,6 @@ case $bench_case in
   storage) storage_case ;;
   validate) validate_case ;;
   extreme-rows) extreme_rows_case ;;
+  tables) tables_case ;;
 esac
 finish_case

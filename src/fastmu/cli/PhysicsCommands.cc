@@ -25,6 +25,7 @@
 #include "fastmu/io/ColumnTable.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/physics/DetailedEngine.hh"
+#include "fastmu/physics/LadderSampler.hh"
 
 namespace fastmu::cli {
 namespace {
@@ -37,6 +38,7 @@ struct CommonOptions {
   int charge = -1;
   unsigned long long seed = 1;
   int threads = 0;
+  std::string backend = "auto";
   std::string out;
   std::string compression = "none";
   bool photonuclear = false;
@@ -53,6 +55,9 @@ void add_common(CLI::App* cmd, CommonOptions& o) {
   cmd->add_option("--charge", o.charge, "Muon charge: -1 (mu-) or 1 (mu+)")->capture_default_str();
   cmd->add_option("--seed", o.seed, "Random seed (muon i uses stream (seed, i))")
       ->capture_default_str();
+  cmd->add_option("--backend", o.backend, "Engine on cpu, cuda or auto (the GPU when there is one)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   cmd->add_option("--threads", o.threads,
                   "Worker threads (0: all cores); output does not depend on it")
       ->capture_default_str();
@@ -170,7 +175,8 @@ void register_physics_commands(CLI::App& app) {
       samples = sample_single_step(
           material, o.p, o.p_max >= 0 ? o.p_max : o.p, *step, std::size_t(end - begin), o.charge,
           o.seed, resolve_thread_count(o.threads), physics_options(o),
-          [&bar](std::size_t k) { bar->add(k); }, begin);
+          [&bar](std::size_t k) { bar->add(k); }, begin,
+          resolve_engine_backend(o.backend, "--backend"));
     });
     bar->finish(n);  // every rank has done its share
     mpi::gather_rows(samples, sizeof(MuonSample));
@@ -208,7 +214,7 @@ void register_physics_commands(CLI::App& app) {
     const auto samples =
         transport_slab(material, *thickness, o.p, o.p_max >= 0 ? o.p_max : o.p, std::size_t(o.n),
                        o.charge, field, o.seed, resolve_thread_count(o.threads), physics_options(o),
-                       [&bar](std::size_t k) { bar.add(k); });
+                       [&bar](std::size_t k) { bar.add(k); }, resolve_engine_backend(o.backend, "--backend"));
     bar.finish();
     write_samples(o.out, samples, o.compression);
   });

@@ -6,10 +6,14 @@
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
+#include "fastmu/physics/DetailedHistory.hh"
 #include "fastmu/physics/EngineGeometry.hh"
 #include "fastmu/physics/HistoryRng.hh"
 #include "fastmu/physics/MultipleScattering.hh"
 #include "fastmu/physics/MuonStepper.hh"
+#ifdef FASTMU_HAVE_CUDA
+#include "fastmu/physics/cuda/CudaHistories.hh"
+#endif
 
 namespace fastmu {
 namespace {
@@ -27,31 +31,26 @@ template <class Volume>
 std::vector<MuonSample> run(const Material& material, const Volume& volume, Vec3 field, double p_lo,
                             double p_hi, std::size_t n, int charge, std::uint64_t seed, int threads,
                             const PhysicsOptions& options, const ProgressCallback& progress,
-                            std::uint64_t first_id = 0) {
+                            std::uint64_t first_id, EngineBackend backend) {
   const auto tables = MuonPhysicsTables::get(material, options);
   const auto msc = MultipleScattering::get(material);
   const MuonStepper<Volume> stepper(tables->view(), msc->data(), volume, UniformField::from(field),
                                     options);
   std::vector<MuonSample> out(n);
+  if (backend == EngineBackend::cuda) {
+#ifdef FASTMU_HAVE_CUDA
+    cuda::sample_histories_gpu(tables->view(), msc->data(), volume, UniformField::from(field),
+                               options, charge, p_lo, p_hi, seed, first_id, out);
+    if (progress) progress(n);
+    return out;
+#else
+    throw Error("the detailed engine: this fastmu was built without CUDA");
+#endif
+  }
   parallel_for_chunks(n, threads, chunk_size, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       HistoryRng rng(seed, first_id + i, RngStream::detailed_physics);
-      const double p0 = p_hi > p_lo ? p_lo + (p_hi - p_lo) * rng.uniform() : p_lo;
-      DetailedTrack trk;
-      trk.kinetic = kinematics::kinetic_from_momentum(p0);
-      trk.charge = charge;
-      stepper.transport(trk, rng);
-      MuonSample& s = out[i];
-      s.p0 = p0;
-      s.x = trk.pos.x;
-      s.y = trk.pos.y;
-      s.z = trk.pos.z;
-      if (!trk.stopped && trk.kinetic > 0) {
-        const double p = kinematics::momentum_from_kinetic(trk.kinetic);
-        s.px = p * trk.dir.x;
-        s.py = p * trk.dir.y;
-        s.pz = p * trk.dir.z;
-      }
+      out[i] = detailed_history(stepper, charge, p_lo, p_hi, rng);
     }
     if (progress) progress(end - begin);
   });
@@ -65,23 +64,23 @@ std::vector<MuonSample> sample_single_step(const Material& material, double p_lo
                                            std::uint64_t seed, int threads,
                                            const PhysicsOptions& options,
                                            const ProgressCallback& progress,
-                                           std::uint64_t first_id) {
+                                           std::uint64_t first_id, EngineBackend backend) {
   check_common(p_lo, p_hi, charge);
   if (!(step_m > 0) || !std::isfinite(step_m)) throw Error("step must be positive and finite");
   return run(material, SphereVolume{step_m}, Vec3{}, p_lo, p_hi, n, charge, seed, threads, options,
-             progress, first_id);
+             progress, first_id, backend);
 }
 
 std::vector<MuonSample> transport_slab(const Material& material, double thickness_m, double p_lo,
                                        double p_hi, std::size_t n, int charge, Vec3 field_tesla,
                                        std::uint64_t seed, int threads,
                                        const PhysicsOptions& options,
-                                       const ProgressCallback& progress) {
+                                       const ProgressCallback& progress, EngineBackend backend) {
   check_common(p_lo, p_hi, charge);
   if (!(thickness_m > 0) || !std::isfinite(thickness_m))
     throw Error("thickness must be positive and finite");
   return run(material, SlabVolume{thickness_m, 20.0}, field_tesla, p_lo, p_hi, n, charge, seed,
-             threads, options, progress);
+             threads, options, progress, 0, backend);
 }
 
 }  // namespace fastmu

@@ -21,6 +21,11 @@ struct PhysicsOptions {
   double tracking_cut_gev = 1e-3;    // muons below this kinetic energy [GeV] stop
 };
 
+// Where the engine runs: the CPU's threads or one GPU (the same history
+// code; the GPU draws its normal and exponential variates by inversion, so
+// its histories agree with the CPU's statistically, not bit for bit).
+enum class EngineBackend { cpu, cuda };
+
 // A recorded muon: initial momentum p0 along +z and the final state
 // (momentum in GeV/c, position in metres). Stopped muons have px = py = pz = 0.
 struct MuonSample {
@@ -36,14 +41,16 @@ using ProgressCallback = std::function<void(std::size_t done)>;
 // Single-step sampler (`fastmu physics sample`): muons start at the centre of a
 // sphere of radius `step_m` with momentum (0, 0, p), p uniform in [p_lo, p_hi],
 // and are recorded where they leave it. Muon i uses the random stream
-// (seed, i): output is independent of `threads`. `first_id` numbers the
+// (seed, i): output is independent of `threads`. On the GPU (`backend`)
+// the progress callback is called once, at the end. `first_id` numbers the
 // muons first_id .. first_id + n - 1 (a share of a larger run: an MPI rank's).
 std::vector<MuonSample> sample_single_step(const Material& material, double p_lo, double p_hi,
                                            double step_m, std::size_t n, int charge,
                                            std::uint64_t seed, int threads,
                                            const PhysicsOptions& options = {},
                                            const ProgressCallback& progress = {},
-                                           std::uint64_t first_id = 0);
+                                           std::uint64_t first_id = 0,
+                                           EngineBackend backend = EngineBackend::cpu);
 
 // Slab transport (`fastmu physics transport`): muons start at the origin along
 // +z through material filling 0 <= z <= thickness (|x|, |y| <= 20 m) with a
@@ -52,6 +59,7 @@ std::vector<MuonSample> transport_slab(const Material& material, double thicknes
                                        double p_hi, std::size_t n, int charge, Vec3 field_tesla,
                                        std::uint64_t seed, int threads,
                                        const PhysicsOptions& options = {},
-                                       const ProgressCallback& progress = {});
+                                       const ProgressCallback& progress = {},
+                                       EngineBackend backend = EngineBackend::cpu);
 
 }  // namespace fastmu

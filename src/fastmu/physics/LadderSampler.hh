@@ -19,8 +19,6 @@
 
 namespace fastmu {
 
-enum class EngineBackend { cpu, cuda };
-
 // "cpu", "cuda" or "auto" (the GPU when one is usable, else the CPU); throws
 // fastmu::Error naming `what` for anything else, or for "cuda" without a GPU.
 EngineBackend resolve_engine_backend(const std::string& name, const std::string& what);

@@ -88,8 +88,16 @@ std::filesystem::path TableCache::path_for(const Material& material, double step
   return dir_ / file_name(material.name, step_m, key(material, options_for(step_m)));
 }
 
+std::string TableCache::default_backend() {
+  const char* s = std::getenv("FASTMU_TABLE_BACKEND");
+  if (!s || !*s) return "auto";
+  resolve_engine_backend(s, "environment variable FASTMU_TABLE_BACKEND");  // checks it
+  return s;
+}
+
 TableCache::TableCache(std::filesystem::path dir) : dir_(std::move(dir)) {
   options_.samples_per_bin = default_samples_per_bin();
+  options_.backend = default_backend();
 }
 
 void TableCache::share_builds(BinShare share) {

@@ -25,6 +25,9 @@ class TableCache {
   // stop earlier where the loss precision is met): $FASTMU_CACHE_SAMPLES if
   // set (tests use a few thousand), else 1e6.
   static std::size_t default_samples_per_bin();
+  // Where the cache runs the engine: $FASTMU_TABLE_BACKEND (cpu, cuda or
+  // auto) if set, else auto (the GPU when there is one).
+  static std::string default_backend();
   // The cache key: one canonical line of everything that made a table — the
   // material's definition at full precision (name, density, I, density-effect
   // parameters, state, composition), step, momentum binning and its parameters,

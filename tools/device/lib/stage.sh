@@ -25,7 +25,7 @@ stage_settings() {
     configure+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache
       -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   fi
-  compile=(cmake --build "$build" --target fastmu fastmu_tests_transport fastmu_bench -j"$jobs")
+  compile=(cmake --build "$build" --target fastmu fastmu_tests_transport fastmu_tests_tables fastmu_tests_physics fastmu_bench -j"$jobs")
 }
 
 stage_case() {
@@ -63,7 +63,8 @@ stage_plan() {
 stage_binaries() {
   rm -rf "${stage:?}/bin" "${stage:?}/lib" "${stage:?}/cache" "${stage:?}"/*.tar.xz
   mkdir -p "$stage/bin" "$stage/lib" "$stage/cache" "$stage/reference"
-  cp "$build/fastmu" "$build/fastmu_bench" "$build/tests/fastmu_tests_transport" "$stage/bin/"
+  cp "$build/fastmu" "$build/fastmu_bench" "$build/tests/fastmu_tests_transport" \
+    "$build/tests/fastmu_tests_tables" "$build/tests/fastmu_tests_physics" "$stage/bin/"
   local b
   if [ -n "$old_build" ]; then
     for b in fastmu fastmu_bench; do

@@ -200,3 +200,30 @@ storage_case() {
     done
   done
 }
+
+# Table builds as the cache makes them, from an empty cache, with the
+# default sampling (FASTMU_CACHE_SAMPLES unset): G4_Fe's whole ladder as
+# `fastmu run` uses it (`bench --case iron-block`) and the SHiP-like
+# shield's materials (`bench --case ship`); the new build with the engine on
+# the GPU and on all cores, the old one (cores only) on the iron block.
+# First the GPU's samples against the CPU's (LadderSampler.GpuMatchesCpu,
+# DetailedEngine.GpuMatchesCpu).
+tables_case() {
+  machine_info
+  run "$bin/fastmu_tests_tables" --gtest_filter='Ladder*'
+  run "$bin/fastmu_tests_physics" --gtest_filter='DetailedEngine.GpuMatchesCpu'
+  local c b engine cache
+  for c in iron-block ship; do
+    for b in $(builds fastmu); do
+      for engine in cuda cpu; do
+        [ "$b" = fastmu_old ] && { [ "$engine" = cuda ] || [ "$c" = ship ]; } && continue
+        cache=$work/tables_${b}_${engine}_$c
+        rm -rf "$cache"
+        CUDA_VISIBLE_DEVICES=0 timed "$b $c tables $engine" env -u FASTMU_CACHE_SAMPLES \
+          FASTMU_CACHE="$cache" FASTMU_TABLE_BACKEND=$engine FASTMU_PROGRESS=0 \
+          "$bin/$b" bench --backend cuda --case "$c" --n 1000 --repeat 1
+        ls "$cache" | tee -a "$log"
+      done
+    done
+  done
+}

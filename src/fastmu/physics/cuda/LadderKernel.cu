@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fastmu/core/CudaCheck.cuh"
+#include "fastmu/physics/cuda/DeviceTables.cuh"
 #include "fastmu/physics/HistoryRng.hh"
 #include "fastmu/physics/LadderHistory.hh"
 #include "fastmu/physics/cuda/CudaLadderSampler.hh"
@@ -23,47 +24,6 @@ struct LadderConstants {
   int charge;
   int jobs;
   std::size_t histories;
-};
-
-// Device memory freed when it goes out of scope (an exception included).
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() {
-    if (ptr) cudaFree(ptr);
-  }
-  template <class T>
-  T* alloc(std::size_t n) {
-    FASTMU_CUDA_CHECK(cudaMalloc(&ptr, std::max<std::size_t>(n, 1) * sizeof(T)));
-    return static_cast<T*>(ptr);
-  }
-};
-
-template <class T>
-T* upload(DeviceBuffer& buf, const T* host, std::size_t n) {
-  T* d = buf.alloc<T>(n);
-  if (n) FASTMU_CUDA_CHECK(cudaMemcpy(d, host, n * sizeof(T), cudaMemcpyHostToDevice));
-  return d;
-}
-
-// The tables' arrays in device memory and a view of them.
-struct DeviceTables {
-  DeviceBuffer arrays[3 + 2 * kNumDiscrete];
-  MuonPhysicsView view;
-
-  explicit DeviceTables(const MuonPhysicsView& host) : view(host) {
-    const std::size_t n = static_cast<std::size_t>(host.n);
-    const std::size_t cdf = n * static_cast<std::size_t>(host.n_bins + 1);
-    view.dedx = upload(arrays[0], host.dedx, n);
-    view.log_range = upload(arrays[1], host.log_range, n);
-    view.range_floor = upload(arrays[2], host.range_floor, n);
-    for (int q = 0; q < kNumDiscrete; ++q) {
-      view.xs[q] = host.xs[q] ? upload(arrays[3 + q], host.xs[q], n) : nullptr;
-      view.cdf[q] = host.cdf[q] ? upload(arrays[3 + kNumDiscrete + q], host.cdf[q], cdf) : nullptr;
-    }
-  }
 };
 
 __global__ void ladder_kernel(const MuonPhysicsView* tables, const MultipleScatteringData* msc,
@@ -84,13 +44,6 @@ __global__ void ladder_kernel(const MuonPhysicsView* tables, const MultipleScatt
   HistoryRng rng(job.seed, job.first_id + i, RngStream::detailed_physics);
   ladder_history(*tables, *msc, c.physics, c.charge, job.p_lo, job.p_hi, c.radii, job.rungs, rng,
                  LadderOut{p0 + h, loss + r, kick + r, job.n});
-}
-
-template <class T>
-void download(std::vector<T>& host, const T* device) {
-  if (!host.empty())
-    FASTMU_CUDA_CHECK(
-        cudaMemcpy(host.data(), device, host.size() * sizeof(T), cudaMemcpyDeviceToHost));
 }
 
 }  // namespace
