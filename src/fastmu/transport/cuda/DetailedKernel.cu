@@ -47,20 +47,32 @@ void download(std::vector<T>& host, const T* device) {
         cudaMemcpy(host.data(), device, host.size() * sizeof(T), cudaMemcpyDeviceToHost));
 }
 
-// The finished-muon counter, in pinned host memory the kernel writes to, so
-// that the host reports progress while the one launch runs.
-struct MappedCounter {
-  unsigned long long* host = nullptr;
+// The finished-muon count: kept in device memory by the kernel (device-scope
+// atomics are exact everywhere; system-scope ones on host memory are not on
+// every platform) and read by the host through a stream of its own, so that
+// it reports progress while the one launch runs.
+struct DoneCounter {
+  DeviceBuffer buf;
   unsigned long long* device = nullptr;
-  MappedCounter() {
-    FASTMU_CUDA_CHECK(cudaHostAlloc(&host, sizeof(*host), cudaHostAllocMapped));
-    *host = 0;
-    FASTMU_CUDA_CHECK(cudaHostGetDevicePointer(&device, host, 0));
+  unsigned long long* host = nullptr;  // pinned
+  cudaStream_t stream = nullptr;
+  DoneCounter() {
+    device = buf.alloc<unsigned long long>(1);
+    FASTMU_CUDA_CHECK(cudaMemset(device, 0, sizeof(*device)));
+    FASTMU_CUDA_CHECK(cudaMallocHost(&host, sizeof(*host)));
+    FASTMU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   }
-  MappedCounter(const MappedCounter&) = delete;
-  MappedCounter& operator=(const MappedCounter&) = delete;
-  ~MappedCounter() { cudaFreeHost(host); }
-  std::size_t read() const { return *static_cast<volatile unsigned long long*>(host); }
+  DoneCounter(const DoneCounter&) = delete;
+  DoneCounter& operator=(const DoneCounter&) = delete;
+  ~DoneCounter() {
+    if (stream) cudaStreamDestroy(stream);
+    if (host) cudaFreeHost(host);
+  }
+  std::size_t read() const {
+    FASTMU_CUDA_CHECK(cudaMemcpyAsync(host, device, sizeof(*host), cudaMemcpyDeviceToHost, stream));
+    FASTMU_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return *host;
+  }
 };
 
 struct Columns {
@@ -88,18 +100,18 @@ __global__ void detailed_kernel(const DetailedScene* scene, std::uint64_t seed,
     c.plane[i] = e.plane;
     c.segments[i] = e.segments;
   }
-  // One count per block: a system-wide atomic per muon would be a PCIe write each.
+  // One count per block, not one atomic per muon.
   __syncthreads();
   if (threadIdx.x == 0) {
     const std::size_t first = blockIdx.x * static_cast<std::size_t>(blockDim.x);
     const std::size_t count = first < n ? std::min<std::size_t>(blockDim.x, n - first) : 0;
-    atomicAdd_system(done, static_cast<unsigned long long>(count));
+    atomicAdd(done, static_cast<unsigned long long>(count));
   }
 }
 
 // Waits for the stream, calling `progress` with the muons finished since its
 // last call (polled every 50 ms).
-void wait_reporting(cudaStream_t stream, const MappedCounter& done,
+void wait_reporting(cudaStream_t stream, const DoneCounter& done,
                     const ProgressCallback& progress) {
   std::size_t reported = 0;
   for (;;) {
@@ -129,7 +141,7 @@ void transport_detailed_gpu(const DetailedScene* scene, std::uint64_t seed, cons
   c.status = b_out[6].alloc<std::int32_t>(n), c.plane = b_out[7].alloc<std::int32_t>(n);
   c.segments = b_out[8].alloc<std::int32_t>(n);
 
-  MappedCounter done;
+  DoneCounter done;
   cudaStream_t stream = nullptr;
   FASTMU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   try {
