@@ -214,10 +214,12 @@ def fmt_error(e):
 
 
 def header_markdown(info, checks, failed):
+    where = ("the GPU" if info.get("detailed_backend") == "cuda"
+             else f"{info.get('threads', '?')} threads")
     md = [f"# fastmu validate: {info.get('source', '')}", "",
           f"{info.get('muons', '?')} muons, seed {info.get('seed', '?')}; fast transport "
           f"{info.get('fast_seconds', 0):.3g} s, detailed engine "
-          f"{info.get('detailed_seconds', 0):.3g} s on {info.get('threads', '?')} threads.", "",
+          f"{info.get('detailed_seconds', 0):.3g} s on {where}.", "",
           f"**{'PASSED' if not failed else 'FAILED'}**: {len(checks) - len(failed)} of "
           f"{len(checks)} checks pass.", ""]
     if plt is None:

@@ -126,8 +126,8 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
               first_id=0, engine="fast", long_steps=3, above_tables="refuse", decay=True):
     """Transports muons through `geometry` by histogram sampling (engine="fast"),
     or with the detailed condensed-history engine (engine="detailed": the
-    reference of `fastmu validate`, CPU, no tables; max_steps then counts
-    volume crossings).
+    reference of `fastmu validate`, no tables, on the backend's GPU or the
+    CPU; max_steps then counts volume crossings).
 
     muons: (N, 8) array px, py, pz [GeV/c], x, y, z [m], pdg (13 = mu-,
       -13 = mu+), weight (carried through); (N, 7) means weight 1. float32 or
@@ -174,21 +174,22 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     """
     decay = _decay_flag(decay)
     geometry = _as_geometry(geometry)
+    if backend not in ("auto", "cpu", "cuda"):
+        raise Error(f"--backend: '{backend}' is not one of auto, cpu, cuda")
     if engine == "detailed":
         if is_device_array(muons):
-            raise Error("transport: engine='detailed' runs on the CPU: pass a host array")
+            raise Error("transport: engine='detailed' takes host arrays only")
         arr = np.asarray(muons)
         if arr.dtype != np.float32 and arr.dtype != np.float64:
             arr = arr.astype(np.float64)
         return _fastmu._transport_detailed(arr, geometry, seed=int(seed), p_kill=float(p_kill),
                                            max_steps=int(max_steps), all=bool(all),
                                            threads=int(threads), first_id=int(first_id),
-                                           decay=decay)
+                                           decay=decay,
+                                           backend=str(backend))
     if engine != "fast":
         raise Error(f"--engine: '{engine}' is not fast or detailed")
     tables = _normalise_tables(tables)
-    if backend not in ("auto", "cpu", "cuda"):
-        raise Error(f"--backend: '{backend}' is not one of auto, cpu, cuda")
     if field_map is not None and not isinstance(field_map, _fastmu.FieldMap):
         raise Error("transport: field_map must be a fastmu.FieldMap or None")
     if cache is not True and cache is not False and cache is not None:

@@ -452,12 +452,13 @@ auto window_objective_call(const py::object& muons, const std::shared_ptr<Geomet
   return out;
 }
 
-// fastmu.transport(engine="detailed"): the detailed engine, CPU.
+// fastmu.transport(engine="detailed"): the detailed engine, on the GPU or the CPU.
 auto transport_detailed_call(const py::array& muons,
                              const std::shared_ptr<GeometryHandle>& geometry, std::uint64_t seed,
                              double p_kill, long long max_steps, bool all, int threads,
-                             std::uint64_t first_id, bool decay) {
+                             std::uint64_t first_id, bool decay, const std::string& backend) {
   if (!geometry) throw Error("transport: geometry is None");
+  const EngineBackend engine_backend = resolve_engine_backend(backend, "--backend");
   const StepOptions step = step_options(0.02, seed, p_kill, max_steps);
   DetailedTransportOptions options;
   options.physics.decay = decay;
@@ -465,6 +466,7 @@ auto transport_detailed_call(const py::array& muons,
   options.p_kill = step.p_kill;
   options.max_segments = step.max_steps;
   options.threads = threads;
+  options.backend = engine_backend;
   const MuonBatch in = batch_from_any(muons, detailed_row_limits());
   const bool with_plane = geometry->params->sensitive_planes().size() > 1;
   TransportResult result;
@@ -529,6 +531,7 @@ void bind_transport(py::module_& m) {
   m.def("_transport_detailed", &transport_detailed_call, py::arg("muons"), py::arg("geometry"),
         py::kw_only(), py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"), py::arg("all"),
         py::arg("threads"), py::arg("first_id") = 0, py::arg("decay") = StepSettings{}.decay,
+        py::arg("backend") = "cpu",
         "The detailed engine through the geometry (`fastmu run --engine detailed`).");
   m.def("cuda_available", &cuda_available,
         "Whether the CUDA backend is built and a GPU is visible.");

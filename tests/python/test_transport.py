@@ -326,6 +326,15 @@ def test_detailed_engine_through_a_geometry(iron_block):
     assert np.array_equal(out["px"], again["px"]) and np.array_equal(out["x"], again["x"])
     with pytest.raises(fastmu.Error, match="engine"):
         fastmu.transport(muons, iron_block, engine="geant4")
+    # The backend argument picks the detailed engine's side too.
+    if not fastmu.cuda_available():
+        with pytest.raises(fastmu.Error, match="cuda"):
+            fastmu.transport(muons, iron_block, engine="detailed", backend="cuda")
+    else:
+        gpu = fastmu.transport(muons, iron_block, engine="detailed", all=True, seed=3,
+                               backend="cuda")
+        assert (gpu["status"] == 0).sum() >= 295
+        assert np.all(gpu["z"][gpu["status"] == 0] == np.float32(10.0))
 
 
 def test_equal_geometry_dicts_and_files_reuse_parameters(fe_table, tmp_path):

@@ -35,6 +35,7 @@
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/ColumnTable.hh"
 #include "fastmu/physics/DetailedEngine.hh"
+#include "fastmu/physics/LadderSampler.hh"
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/tables/TableFile.hh"
 #include "fastmu/transport/StepOptionsCheck.hh"
@@ -177,9 +178,11 @@ void print_stats(const TransportResult& r, const TransportStats& st, int threads
 }
 
 // `run --engine detailed`: the detailed engine through the same geometry,
-// muons and output (CPU, all cores; no tables).
+// muons and output (one GPU, or all cores; no tables).
 void run_detailed_files(const RunArgs& a) {
-  mpi::require_one_process("--engine detailed", "run it as one process (it uses all cores)");
+  mpi::require_one_process("--engine detailed",
+                           "run it as one process (it uses a GPU or all cores)");
+  const EngineBackend backend = resolve_engine_backend(a.backend, "--backend");
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
   const GeometryParams geometry = load_geometry_file(a.geometry, materials);
@@ -190,6 +193,7 @@ void run_detailed_files(const RunArgs& a) {
   d.seed = a.seed;
   d.threads = a.threads;
   d.physics.decay = opt.decay;
+  d.backend = backend;
   ProgressBar bar("detailed", muons.size());
   const auto t0 = SteadyClock::now();
   const TransportResult r =
@@ -199,6 +203,7 @@ void run_detailed_files(const RunArgs& a) {
   stats.seconds = seconds_since(t0);
   stats.kernel_seconds = stats.seconds;
   stats.steps = r.total_steps();
+  if (backend == EngineBackend::cuda) stats.backend = Backend::cuda, stats.gpus = 1;
   write_transport_result(a.out, r, a.all, geometry.sensitive_planes().size() > 1);
   print_stats(r, stats, a.threads);
   std::printf("wrote %s (detailed engine; steps = volume segments)\n", a.out.c_str());
@@ -620,9 +625,10 @@ void register_run_command(CLI::App& app) {
   run->add_option("--out", a->out, "output file (CSV or HDF5 by extension)");
   run->add_option("--tables", a->tables, "table files (.h5); other materials from the cache")
       ->check(CLI::ExistingFile);
-  run->add_option("--engine", a->engine,
-                  "fast (histogram sampling) | detailed (the condensed-history engine of `fastmu "
-                  "physics` through the same geometry, CPU: the reference of `fastmu validate`)")
+  run->add_option(
+         "--engine", a->engine,
+         "fast (histogram sampling) | detailed (the condensed-history engine of `fastmu "
+         "physics` through the same geometry, on --backend: the reference of `fastmu validate`)")
       ->capture_default_str();
   run->add_option("--backend", a->backend, "auto | cpu | cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))

@@ -169,6 +169,8 @@ void run_validate(const ValidateArgs& a) {
   dopt.seed = a.seed;
   dopt.threads = a.threads;
   dopt.physics.decay = opt.decay;  // both engines decay, or neither
+  // The detailed side follows the fast one: on the GPU when that is.
+  dopt.backend = backend == Backend::cuda ? EngineBackend::cuda : EngineBackend::cpu;
   const auto t0 = std::chrono::steady_clock::now();
   const TransportResult detailed =
       transport_detailed(*geometry, materials, muons, dopt, 0, [&](std::size_t k) { bar.add(k); });
@@ -176,8 +178,11 @@ void run_validate(const ValidateArgs& a) {
   struct {
     double seconds;
   } ds{std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
-  std::printf("detailed engine: %zu muons in %.3f s (%d threads)\n", detailed.size(), ds.seconds,
-              resolve_thread_count(a.threads));
+  const std::string where = dopt.backend == EngineBackend::cuda
+                                ? std::string("GPU")
+                                : fmt::format("{} threads", resolve_thread_count(a.threads));
+  std::printf("detailed engine: %zu muons in %.3f s (%s)\n", detailed.size(), ds.seconds,
+              where.c_str());
 
   write_transport_result(dir / "fast.csv", fast, true, true);
   write_transport_result(dir / "detailed.csv", detailed, true, true);
@@ -195,6 +200,7 @@ void run_validate(const ValidateArgs& a) {
   info_doc["fast_seconds"] = fs.seconds;
   info_doc["detailed_seconds"] = ds.seconds;
   info_doc["threads"] = resolve_thread_count(a.threads);
+  info_doc["detailed_backend"] = to_string(dopt.backend);
   info_doc["planes"] = planes;
   const std::string info = info_doc.dump();
   const char* py = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
@@ -236,7 +242,9 @@ void register_validate_command(CLI::App& app) {
   v->add_option("--max-steps", a->max_steps,
                 "step limit per muon (detailed engine: volume segments)")
       ->capture_default_str();
-  v->add_option("--backend", a->backend, "fast transport: auto | cpu | cuda")->capture_default_str();
+  v->add_option("--backend", a->backend,
+                "auto | cpu | cuda (the detailed engine follows the fast transport)")
+      ->capture_default_str();
   v->add_option("--decay", a->decay, "decay in flight in both engines: on | off (as `fastmu run`)")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();

@@ -6,11 +6,11 @@
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
-#include "fastmu/physics/DetailedHistory.hh"
 #include "fastmu/physics/EngineGeometry.hh"
 #include "fastmu/physics/HistoryRng.hh"
 #include "fastmu/physics/MultipleScattering.hh"
 #include "fastmu/physics/MuonStepper.hh"
+#include "fastmu/physics/VolumeHistory.hh"
 #ifdef FASTMU_HAVE_CUDA
 #include "fastmu/physics/cuda/CudaHistories.hh"
 #endif
@@ -50,7 +50,7 @@ std::vector<MuonSample> run(const Material& material, const Volume& volume, Vec3
   parallel_for_chunks(n, threads, chunk_size, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       HistoryRng rng(seed, first_id + i, RngStream::detailed_physics);
-      out[i] = detailed_history(stepper, charge, p_lo, p_hi, rng);
+      out[i] = volume_history(stepper, charge, p_lo, p_hi, rng);
     }
     if (progress) progress(end - begin);
   });
@@ -63,8 +63,8 @@ std::vector<MuonSample> sample_single_step(const Material& material, double p_lo
                                            double step_m, std::size_t n, int charge,
                                            std::uint64_t seed, int threads,
                                            const PhysicsOptions& options,
-                                           const ProgressCallback& progress,
-                                           std::uint64_t first_id, EngineBackend backend) {
+                                           const ProgressCallback& progress, std::uint64_t first_id,
+                                           EngineBackend backend) {
   check_common(p_lo, p_hi, charge);
   if (!(step_m > 0) || !std::isfinite(step_m)) throw Error("step must be positive and finite");
   return run(material, SphereVolume{step_m}, Vec3{}, p_lo, p_hi, n, charge, seed, threads, options,

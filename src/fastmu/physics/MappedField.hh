@@ -9,13 +9,15 @@
 // `tolerance_m` in position and `tolerance_m` per metre in direction (so a
 // 1 m step through a map is integrated to about 1 um). The field is the Field
 // concept of MuonStepper; Map is any type with at(x, y, z) -> Vec3f
-// (FieldMapView), so physics/ does not depend on field/.
+// (FieldMapView), so physics/ does not depend on field/. Host and device (the
+// CUDA detailed transport).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 
 #include "fastmu/core/Constants.hh"
+#include "fastmu/core/Macros.hh"
 #include "fastmu/core/Vec3.hh"
 
 namespace fastmu {
@@ -27,19 +29,19 @@ struct MappedField {
   double b_max = 0;          // an upper bound of |uniform + map| [T] (step limits)
   double tolerance_m = 1e-6;
 
-  bool on() const { return true; }
+  FASTMU_HD bool on() const { return true; }
 
-  Vec3 at(Vec3 r) const {
+  FASTMU_HD Vec3 at(Vec3 r) const {
     const auto b =
         map->at(static_cast<float>(r.x), static_cast<float>(r.y), static_cast<float>(r.z));
     return {uniform.x + b.x, uniform.y + b.y, uniform.z + b.z};
   }
 
-  double curvature_bound(double p_gev, int /*charge*/, Vec3 /*pos*/) const {
+  FASTMU_HD double curvature_bound(double p_gev, int /*charge*/, Vec3 /*pos*/) const {
     return constants::c_light_gev_per_t_m * b_max / p_gev;
   }
 
-  void advance(Vec3& pos, Vec3& dir, double s, double p_gev, int charge) const {
+  FASTMU_HD void advance(Vec3& pos, Vec3& dir, double s, double p_gev, int charge) const {
     const double k = double(charge) * constants::c_light_gev_per_t_m / p_gev;
     double done = 0;
     double h = std::min(s, b_max > 0 ? 0.05 * p_gev / (constants::c_light_gev_per_t_m * b_max) : s);
@@ -59,11 +61,11 @@ struct MappedField {
   }
 
  private:
-  Vec3 derivative_u(Vec3 r, Vec3 u, double k) const { return k * cross(u, at(r)); }
+  FASTMU_HD Vec3 derivative_u(Vec3 r, Vec3 u, double k) const { return k * cross(u, at(r)); }
 
   // One Cash-Karp step of length h: the 5th-order result in (r1, u1) and the
   // error estimate relative to the tolerance.
-  double cash_karp(Vec3 r, Vec3 u, double h, double k, Vec3& r1, Vec3& u1) const {
+  FASTMU_HD double cash_karp(Vec3 r, Vec3 u, double h, double k, Vec3& r1, Vec3& u1) const {
     constexpr double b21 = 1.0 / 5, b31 = 3.0 / 40, b32 = 9.0 / 40, b41 = 3.0 / 10, b42 = -9.0 / 10,
                      b43 = 6.0 / 5, b51 = -11.0 / 54, b52 = 5.0 / 2, b53 = -70.0 / 27,
                      b54 = 35.0 / 27, b61 = 1631.0 / 55296, b62 = 175.0 / 512, b63 = 575.0 / 13824,

@@ -1,9 +1,9 @@
 // The detailed engine's sphere and slab drivers on the GPU: one thread per
-// history, running the same detailed_history (DetailedHistory.hh) as the CPU.
+// history, running the same volume_history (VolumeHistory.hh) as the CPU.
 #include <cuda_runtime.h>
 
-#include "fastmu/physics/DetailedHistory.hh"
 #include "fastmu/physics/HistoryRng.hh"
+#include "fastmu/physics/VolumeHistory.hh"
 #include "fastmu/physics/cuda/CudaHistories.hh"
 #include "fastmu/physics/cuda/DeviceTables.cuh"
 
@@ -29,7 +29,7 @@ __global__ void history_kernel(const MuonPhysicsView* tables, const MultipleScat
   if (i >= c.n) return;
   const MuonStepper<Volume> stepper(*tables, *msc, c.volume, c.field, c.physics);
   HistoryRng rng(c.seed, c.first_id + i, RngStream::detailed_physics);
-  out[i] = detailed_history(stepper, c.charge, c.p_lo, c.p_hi, rng);
+  out[i] = volume_history(stepper, c.charge, c.p_lo, c.p_hi, rng);
 }
 
 template <class Volume>
@@ -37,8 +37,8 @@ void run(const MuonPhysicsView& tables, const MultipleScatteringData& msc, const
          UniformField field, const PhysicsOptions& options, int charge, double p_lo, double p_hi,
          std::uint64_t seed, std::uint64_t first_id, std::vector<MuonSample>& out) {
   if (out.empty()) return;
-  const HistoryConstants<Volume> c{volume, field, options, charge, p_lo, p_hi,
-                                   seed,   first_id, out.size()};
+  const HistoryConstants<Volume> c{volume, field, options,  charge,    p_lo,
+                                   p_hi,   seed,  first_id, out.size()};
   const DeviceTables dev_tables(tables);
   DeviceBuffer b_view, b_msc, b_out;
   const MuonPhysicsView* d_view = upload(b_view, &dev_tables.view, 1);
@@ -57,14 +57,16 @@ void run(const MuonPhysicsView& tables, const MultipleScatteringData& msc, const
 void sample_histories_gpu(const MuonPhysicsView& tables, const MultipleScatteringData& msc,
                           const SphereVolume& volume, UniformField field,
                           const PhysicsOptions& options, int charge, double p_lo, double p_hi,
-                          std::uint64_t seed, std::uint64_t first_id, std::vector<MuonSample>& out) {
+                          std::uint64_t seed, std::uint64_t first_id,
+                          std::vector<MuonSample>& out) {
   run(tables, msc, volume, field, options, charge, p_lo, p_hi, seed, first_id, out);
 }
 
 void sample_histories_gpu(const MuonPhysicsView& tables, const MultipleScatteringData& msc,
                           const SlabVolume& volume, UniformField field,
                           const PhysicsOptions& options, int charge, double p_lo, double p_hi,
-                          std::uint64_t seed, std::uint64_t first_id, std::vector<MuonSample>& out) {
+                          std::uint64_t seed, std::uint64_t first_id,
+                          std::vector<MuonSample>& out) {
   run(tables, msc, volume, field, options, charge, p_lo, p_hi, seed, first_id, out);
 }
 

@@ -6,13 +6,15 @@
 // multiple-scattering displacement) and an inside test (which locates the
 // boundary on curved tracks by bisection). The geometry is float (the fast
 // transport's); positions stay double in the engine, so a boundary is found
-// to within float rounding (about 1 um at 10 m, 8 um at 100 m).
+// to within float rounding (about 1 um at 10 m, 8 um at 100 m). Host and
+// device: the CUDA detailed transport runs it too.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
+#include "fastmu/core/Macros.hh"
 #include "fastmu/core/Vec3.hh"
 #include "fastmu/geometry/GeometryView.hh"
 
@@ -23,14 +25,14 @@ struct DetailedRegion {
   std::int32_t volume = -1;  // as returned by locate(); -1: the world's material
   double start_z = 0;        // the segment's start: the planes' sides are taken from it
 
-  static Vec3f to_f(Vec3 v) {
+  FASTMU_HD static Vec3f to_f(Vec3 v) {
     return {static_cast<float>(v.x), static_cast<float>(v.y), static_cast<float>(v.z)};
   }
 
   // Whether plane k cuts the region (the start is not on it).
-  bool plane_cuts(std::int32_t k) const { return geometry->planes[k].z != start_z; }
+  FASTMU_HD bool plane_cuts(std::int32_t k) const { return geometry->planes[k].z != start_z; }
 
-  double distance(Vec3 pos, Vec3 dir) const {
+  FASTMU_HD double distance(Vec3 pos, Vec3 dir) const {
     double d = geometry->distance_to_boundary(to_f(pos), to_f(dir), volume);
     for (std::int32_t k = 0; k < geometry->num_planes; ++k) {
       const double zp = geometry->planes[k].z;
@@ -41,7 +43,7 @@ struct DetailedRegion {
     return d > 0 ? d : 0;
   }
 
-  double safety(Vec3 pos) const {
+  FASTMU_HD double safety(Vec3 pos) const {
     double s = geometry->safety(to_f(pos), volume);
     for (std::int32_t k = 0; k < geometry->num_planes; ++k) {
       if (plane_cuts(k)) s = std::fmin(s, std::fabs(pos.z - geometry->planes[k].z));
@@ -51,7 +53,7 @@ struct DetailedRegion {
     return s > 0 ? s : 0;
   }
 
-  bool inside(Vec3 pos) const {
+  FASTMU_HD bool inside(Vec3 pos) const {
     const Vec3f p = to_f(pos);
     if (!geometry->in_world(p.x, p.y, p.z)) return false;
     if (geometry->locate(p.x, p.y, p.z).volume != volume) return false;
@@ -63,7 +65,7 @@ struct DetailedRegion {
   }
 
   // The nearest plane between the start and z (reached or crossed), or -1.
-  std::int32_t plane_reached(double z) const {
+  FASTMU_HD std::int32_t plane_reached(double z) const {
     std::int32_t hit = -1;
     double best = std::numeric_limits<double>::infinity();
     for (std::int32_t k = 0; k < geometry->num_planes; ++k) {

@@ -15,6 +15,7 @@
 #include "fastmu/geometry/GeometryParams.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/physics/DetailedEngine.hh"
+#include "fastmu/physics/LadderSampler.hh"
 #include "fastmu/transport/MuonBatch.hh"
 #include "fastmu/transport/MuonRowCheck.hh"
 
@@ -26,6 +27,8 @@ struct DetailedTransportOptions {
   std::int32_t max_segments = 1000000;  // volume crossings per muon before status 3
   std::uint64_t seed = 1;
   int threads = 0;  // 0: all cores
+  // cuda: one GPU thread per muon (the same code: DetailedHistory.hh).
+  EngineBackend backend = EngineBackend::cpu;
 };
 
 // The detailed engine's top momentum [GeV/c]: its physics tables end at a
@@ -38,7 +41,10 @@ inline MuonRowLimits detailed_row_limits() { return MuonRowLimits{kDetailedMomen
 // Transports `in` (muon ids first_id, first_id + 1, ...) through `geometry`,
 // whose materials are looked up in `materials` (the library the geometry was
 // loaded with: it holds its custom materials). The result depends only on
-// (seed, muon id): not on the thread count or how the muons are batched.
+// (seed, muon id): not on the thread count or how the muons are batched. The
+// CPU and CUDA backends run the same history from the same random stream;
+// their normal and exponential variates come from other algorithms
+// (RandomDistributions.hh), so they agree statistically, not bit for bit.
 // `steps` counts volume segments. With a field map, tracks are integrated by
 // adaptive Runge-Kutta (physics/MappedField.hh), else along exact helices.
 TransportResult transport_detailed(const GeometryParams& geometry, const MaterialLibrary& materials,

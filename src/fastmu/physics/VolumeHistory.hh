@@ -12,8 +12,8 @@
 namespace fastmu {
 
 template <class Volume, class Rng>
-FASTMU_HD MuonSample detailed_history(const MuonStepper<Volume>& stepper, int charge, double p_lo,
-                                      double p_hi, Rng& rng) {
+FASTMU_HD MuonSample volume_history(const MuonStepper<Volume>& stepper, int charge, double p_lo,
+                                    double p_hi, Rng& rng) {
   const double p0 = p_hi > p_lo ? p_lo + (p_hi - p_lo) * rng.uniform() : p_lo;
   DetailedTrack trk;
   trk.kinetic = kinematics::kinetic_from_momentum(p0);
