@@ -142,8 +142,7 @@ TEST(DetailedEngine, GpuMatchesCpu) {
           sample_single_step(fe, 2, 20, 0.02, n, -1, 5, 0, {}, {}, 0, EngineBackend::cuda),
           "2 cm sphere");
   compare(transport_slab(fe, 1.0, 10, 10, n, 1, Vec3{0, 1.5, 0}, 6, 0),
-          transport_slab(fe, 1.0, 10, 10, n, 1, Vec3{0, 1.5, 0}, 6, 0, {}, {},
-                         EngineBackend::cuda),
+          transport_slab(fe, 1.0, 10, 10, n, 1, Vec3{0, 1.5, 0}, 6, 0, {}, {}, EngineBackend::cuda),
           "1 m slab at 1.5 T");
 }
 

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "fastmu/core/CudaCheck.cuh"
-#include "fastmu/physics/cuda/DeviceTables.cuh"
 #include "fastmu/physics/HistoryRng.hh"
 #include "fastmu/physics/LadderHistory.hh"
 #include "fastmu/physics/cuda/CudaLadderSampler.hh"
+#include "fastmu/physics/cuda/DeviceTables.cuh"
 
 namespace fastmu::cuda {
 namespace {
