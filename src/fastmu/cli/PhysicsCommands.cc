@@ -211,10 +211,10 @@ void register_physics_commands(CLI::App& app) {
     const Vec3 field = parse_field(*field_text);
     const Material& material = builtin_materials().find(o.material);
     ProgressBar bar("physics transport", std::size_t(o.n));
-    const auto samples =
-        transport_slab(material, *thickness, o.p, o.p_max >= 0 ? o.p_max : o.p, std::size_t(o.n),
-                       o.charge, field, o.seed, resolve_thread_count(o.threads), physics_options(o),
-                       [&bar](std::size_t k) { bar.add(k); }, resolve_engine_backend(o.backend, "--backend"));
+    const auto samples = transport_slab(
+        material, *thickness, o.p, o.p_max >= 0 ? o.p_max : o.p, std::size_t(o.n), o.charge, field,
+        o.seed, resolve_thread_count(o.threads), physics_options(o),
+        [&bar](std::size_t k) { bar.add(k); }, resolve_engine_backend(o.backend, "--backend"));
     bar.finish();
     write_samples(o.out, samples, o.compression);
   });
