@@ -32,9 +32,10 @@ def gradient(fd_muons):
 @pytest.mark.parametrize("column", ["dZ", "dXIn", "gapIn", "midGapIn"])
 def test_dimension_gradient_matches_differences(fd_muons, gradient, magnet, column):
     # Central differences of 1 cm with the same random numbers, per muon:
-    # within 15 % or two standard errors of the paired differences. A
-    # midGap at 0 cannot go lower (the cores would overlap): the forward
-    # difference.
+    # within 15 % or three standard errors of the paired differences (twelve
+    # checks: at two standard errors one of them fails by chance about every
+    # other run even for an unbiased estimator). A midGap at 0 cannot go
+    # lower (the cores would overlap): the forward difference.
     p = fastmu.ship.parameters("warm_baseline")
     _, grad, info = gradient
     c = fastmu.ship.COLUMNS.index(column)
@@ -51,7 +52,7 @@ def test_dimension_gradient_matches_differences(fd_muons, gradient, magnet, colu
     d = fd - info["muon_gradient"][:, magnet, c]
     se = np.sqrt(len(d)) * d.std()
     assert np.isfinite(grad[magnet, c])
-    assert abs(d.sum()) <= max(0.15 * abs(fd.sum()), 2 * se), (grad[magnet, c], fd.sum(), se)
+    assert abs(d.sum()) <= max(0.15 * abs(fd.sum()), 3 * se), (grad[magnet, c], fd.sum(), se)
 
 
 def test_every_component_is_finite_and_passes_agree():
