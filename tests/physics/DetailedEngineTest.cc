@@ -10,8 +10,12 @@
 #include "fastmu/physics/DetailedEngine.hh"
 #include "fastmu/physics/LadderSampler.hh"
 
+#include "../SampleComparison.hh"
+
 namespace fastmu {
 namespace {
+
+using test::ks_distance;
 
 const Material& iron() { return builtin_materials().find("G4_Fe"); }
 
@@ -102,21 +106,6 @@ TEST(DetailedEngine, BadArgumentsThrow) {
 namespace fastmu {
 namespace {
 
-// Two-sample Kolmogorov-Smirnov distance.
-double ks_distance(std::vector<double> a, std::vector<double> b) {
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
-  std::size_t i = 0, j = 0;
-  double d = 0;
-  while (i < a.size() && j < b.size()) {
-    const double x = std::min(a[i], b[j]);
-    while (i < a.size() && a[i] <= x) ++i;
-    while (j < b.size() && b[j] <= x) ++j;
-    d = std::max(d, std::abs(double(i) / a.size() - double(j) / b.size()));
-  }
-  return d;
-}
-
 // The GPU runs the same histories with other normal and exponential
 // variates: the same distributions of final momentum and position as the
 // CPU's (KS distance below its 1e-4 critical value), through a sphere and a
@@ -125,7 +114,7 @@ TEST(DetailedEngine, GpuMatchesCpu) {
   if (!engine_gpu_available()) GTEST_SKIP() << "no GPU";
   const Material& fe = builtin_materials().find("G4_Fe");
   const std::size_t n = 40000;
-  const double critical = 2.225 * std::sqrt(2.0 / n);
+  const double critical = test::ks_critical(n, n);
   const auto compare = [&](const std::vector<MuonSample>& c, const std::vector<MuonSample>& g,
                            const char* what) {
     std::vector<double> pc, pg, xc, xg;

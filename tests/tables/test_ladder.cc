@@ -13,9 +13,14 @@
 #include "fastmu/physics/LadderSampler.hh"
 #include "fastmu/tables/LadderBuilder.hh"
 
+#include "../SampleComparison.hh"
+
 using namespace fastmu;
 
 namespace {
+
+using test::ks_critical;
+using test::ks_distance;
 
 const Material& iron() { return builtin_materials().find("G4_Fe"); }
 
@@ -37,26 +42,6 @@ double standard_error(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += (x - m) * (x - m);
   return std::sqrt(s / (v.size() - 1) / v.size());
-}
-
-// Two-sample Kolmogorov-Smirnov distance.
-double ks_distance(std::vector<double> a, std::vector<double> b) {
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
-  std::size_t i = 0, j = 0;
-  double d = 0;
-  while (i < a.size() && j < b.size()) {
-    const double x = std::min(a[i], b[j]);
-    while (i < a.size() && a[i] <= x) ++i;
-    while (j < b.size() && b[j] <= x) ++j;
-    d = std::max(d, std::abs(double(i) / a.size() - double(j) / b.size()));
-  }
-  return d;
-}
-
-// KS critical distance at significance 1e-4 for samples of n and m.
-double ks_critical(std::size_t n, std::size_t m) {
-  return 2.225 * std::sqrt(double(n + m) / (double(n) * m));
 }
 
 // A ladder's samples against independent histories, rung by rung: the
