@@ -55,6 +55,11 @@ struct DeviceTables {
 };
 
 template <class T>
+inline T* upload(DeviceBuffer& buf, const std::vector<T>& host) {
+  return upload(buf, host.data(), host.size());
+}
+
+template <class T>
 inline void download(std::vector<T>& host, const T* device) {
   if (!host.empty())
     FASTMU_CUDA_CHECK(

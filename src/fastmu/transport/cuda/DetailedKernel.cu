@@ -11,41 +11,11 @@
 
 #include "fastmu/core/CudaCheck.cuh"
 #include "fastmu/physics/HistoryRng.hh"
+#include "fastmu/physics/cuda/DeviceTables.cuh"
 #include "fastmu/transport/cuda/CudaDetailedTransport.hh"
 
 namespace fastmu::cuda {
 namespace {
-
-// Device memory freed when it goes out of scope (an exception included).
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() {
-    if (ptr) cudaFree(ptr);
-  }
-  template <class T>
-  T* alloc(std::size_t n) {
-    FASTMU_CUDA_CHECK(cudaMalloc(&ptr, std::max<std::size_t>(n, 1) * sizeof(T)));
-    return static_cast<T*>(ptr);
-  }
-  template <class T>
-  T* upload(const std::vector<T>& host) {
-    T* d = alloc<T>(host.size());
-    if (!host.empty())
-      FASTMU_CUDA_CHECK(
-          cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-    return d;
-  }
-};
-
-template <class T>
-void download(std::vector<T>& host, const T* device) {
-  if (!host.empty())
-    FASTMU_CUDA_CHECK(
-        cudaMemcpy(host.data(), device, host.size() * sizeof(T), cudaMemcpyDeviceToHost));
-}
 
 // The finished-muon count: kept in device memory by the kernel (device-scope
 // atomics are exact everywhere; system-scope ones on host memory are not on
@@ -132,9 +102,9 @@ void transport_detailed_gpu(const DetailedScene* scene, std::uint64_t seed, cons
   const std::size_t n = in.size();
   DeviceBuffer b_in[7], b_out[9];
   Columns c{};
-  c.px = b_in[0].upload(in.px), c.py = b_in[1].upload(in.py), c.pz = b_in[2].upload(in.pz);
-  c.x = b_in[3].upload(in.x), c.y = b_in[4].upload(in.y), c.z = b_in[5].upload(in.z);
-  c.pdg = b_in[6].upload(in.pdg);
+  c.px = upload(b_in[0], in.px), c.py = upload(b_in[1], in.py), c.pz = upload(b_in[2], in.pz);
+  c.x = upload(b_in[3], in.x), c.y = upload(b_in[4], in.y), c.z = upload(b_in[5], in.z);
+  c.pdg = upload(b_in[6], in.pdg);
   c.out_px = b_out[0].alloc<float>(n), c.out_py = b_out[1].alloc<float>(n);
   c.out_pz = b_out[2].alloc<float>(n), c.out_x = b_out[3].alloc<float>(n);
   c.out_y = b_out[4].alloc<float>(n), c.out_z = b_out[5].alloc<float>(n);
