@@ -8,6 +8,10 @@
       px = py = pz = 0 are stopped muons and are left out of the histograms.
   plot_run.py ship --run RUN.h5 --out PNG
       SHiP-like shield: hits at the sensitive plane (x-y) and their |p|.
+  plot_run.py underground --csv depth_intensity.csv --out PNG
+      vertical muon intensity against depth in standard rock, over the
+      depth-intensity relation of Menon et al. (1967) with the +-35 % band of
+      the world data's spread.
 """
 import argparse
 import sys
@@ -84,9 +88,34 @@ def ship(args):
     fig.savefig(args.out, dpi=110)
 
 
+def underground(args):
+    d = np.genfromtxt(args.csv, delimiter=",", names=True)
+    h, i, e = d["depth_mwe"], d["intensity"], d["intensity_err"]
+    fig, axes = plt.subplots(2, 1, figsize=(7, 7), sharex=True, height_ratios=(3, 1))
+    axes[0].errorbar(h, i, yerr=e, fmt="o", ms=4, color="C0",
+                     label="fastmu: Guan et al. sea-level flux through standard rock")
+    hh = np.linspace(h.min(), h.max(), 200)
+    menon = 9.8e-7 * np.exp(-hh / 810.0)
+    axes[0].plot(hh, menon, "k-", label="Menon et al. 1967: 9.8e-7 exp(-h / 810 m.w.e.)")
+    axes[0].fill_between(hh, 0.65 * menon, 1.35 * menon, color="0.85", label="+-35 %")
+    axes[0].set_yscale("log")
+    axes[0].set_ylabel("vertical intensity [cm$^{-2}$ s$^{-1}$ sr$^{-1}$]")
+    axes[0].legend(fontsize=8)
+    ratio = i / (9.8e-7 * np.exp(-h / 810.0))
+    axes[1].errorbar(h, ratio, yerr=ratio * e / np.where(i > 0, i, 1), fmt="o", ms=4, color="C0")
+    axes[1].axhline(1.0, color="k")
+    axes[1].axhspan(0.65, 1.35, color="0.85")
+    axes[1].set_ylim(0, 2.5)
+    axes[1].set_ylabel("fastmu / Menon")
+    axes[1].set_xlabel("depth [m.w.e.] (standard rock)")
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=110)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("case", choices=["iron-block", "ship"])
+    ap.add_argument("case", choices=["iron-block", "ship", "underground"])
+    ap.add_argument("--csv")
     ap.add_argument("--fast")
     ap.add_argument("--detailed")
     ap.add_argument("--geant4")
@@ -97,6 +126,10 @@ def main():
         if not args.fast:
             ap.error("iron-block needs --fast")
         iron_block(args)
+    elif args.case == "underground":
+        if not args.csv:
+            ap.error("underground needs --csv")
+        underground(args)
     else:
         if not args.run:
             ap.error("ship needs --run")

@@ -123,7 +123,7 @@ def _as_geometry(geometry):
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
               max_steps=100000, all=False, field_map=None, threads=0, gpus=0, cache=True,
-              first_id=0, engine="fast", long_steps=3, above_tables="refuse", decay=True):
+              first_id=0, engine="fast", long_steps=7, above_tables="refuse", decay=True):
     """Transports muons through `geometry` by histogram sampling (engine="fast"),
     or with the detailed condensed-history engine (engine="detailed": the
     reference of `fastmu validate`, no tables, on the backend's GPU or the

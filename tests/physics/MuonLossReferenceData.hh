@@ -54,4 +54,18 @@ inline constexpr MuonLossTable kMuonLossTables[] = {
       {1e8, 2.922, 3.274e2, 4.576e2, 5.259e1, 8.405e2}}},
 };
 
+// Groom, Mokhov & Striganov's own values for liquid water, as the PDG's
+// 2010 Atomic and Nuclear Properties pages published them
+// (AtomicNuclearProperties/MUON_ELOSS_TABLES/muonloss_276.dat, "water
+// (liquid)", I = 75.0 eV, post-Born pair production), in the copy of
+// AstroparticulasBucaramanga/Muon-Propagation-on-rock (muon_water_dedx.dat,
+// commit cf2726f981e740140673cb077a239d31dc637cfe). Same columns as above.
+inline constexpr MuonLossTable kGroomWater = {"G4_WATER",
+                                              "muonloss_276.dat",
+                                              {{1e4, 2.492, 4.857e-3, 4.840e-3, 4.871e-3, 2.507},
+                                               {1e5, 2.792, 7.839e-2, 1.073e-1, 4.243e-2, 3.020},
+                                               {1e6, 3.055, 1.039, 1.496, 4.235e-1, 6.013},
+                                               {1e7, 3.335, 1.177e1, 1.658e1, 4.773, 3.645e1},
+                                               {1e8, 3.645, 1.223e2, 1.697e2, 5.759e1, 3.532e2}}};
+
 }  // namespace fastmu::test

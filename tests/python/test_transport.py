@@ -154,7 +154,7 @@ def test_tables_from_cache(iron_block, tmp_path):
     assert len(list((tmp_path / "fixed").glob("G4_Fe_step*mm_*_v1.h5"))) == 5
     assert out["steps"].mean() < 80 < 450 < fixed["steps"].mean()
     with pytest.raises(fastmu.Error, match="long-steps"):
-        fastmu.transport(muons(2), iron_block, cache=tmp_path / "fixed", long_steps=9)
+        fastmu.transport(muons(2), iron_block, cache=tmp_path / "fixed", long_steps=11)
 
 
 @pytest.mark.parametrize("bad,needle", [

@@ -94,6 +94,23 @@ TEST(LadderSampler, EveryStepMatchesIndependentHistories) {
   }
 }
 
+// The long steps beyond 8 d are sampled with the range cut scaled by step /
+// d (LadderBuilder.hh): at 16 d of iron (32 cm, 11.2 mm instead of 0.7 mm)
+// the loss and kick of 50 GeV/c muons have the distributions of the
+// engine's own cut.
+TEST(LadderSampler, LongStepsKeepTheirDistributionWithTheScaledCut) {
+  const std::size_t n = 20000;
+  LadderSpec fine;
+  fine.radii = {0.32};
+  LadderSpec coarse = fine;
+  coarse.physics.production_cut_m = fine.physics.production_cut_m * 16;
+  const LadderRecords a =
+      sample_ladder(iron(), fine, {{21, 0, n, 50.0, 55.0, 1}}, EngineBackend::cpu, 0);
+  const LadderRecords b =
+      sample_ladder(iron(), coarse, {{22, 0, n, 50.0, 55.0, 1}}, EngineBackend::cpu, 0);
+  expect_same_distributions(a, b, n, 0, "32 cm of iron at 50 GeV/c");
+}
+
 // A bin's samples do not depend on threads or on how its histories are
 // cut into jobs.
 TEST(LadderSampler, SamplesDependOnTheirStreamsOnly) {

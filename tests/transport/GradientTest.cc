@@ -53,7 +53,7 @@ struct TwoSlabEnv {
     return volume >= 0;
   }
   const MaterialTableView* shorter_table(const MaterialTableView&) const { return nullptr; }
-  const MaterialTableView* step_table(const MaterialTableView* t, float) const { return t; }
+  const MaterialTableView* step_table(const MaterialTableView* t, float, bool) const { return t; }
   bool has_field_map() const { return false; }
   Vec3f field_map(Vec3f) const { return {0, 0, 0}; }
   const MaterialTableView* table(std::int32_t material) const {
@@ -222,7 +222,7 @@ struct GrazingFaceEnv {
   }
   const MaterialTableView* table(std::int32_t) const { return nullptr; }
   const MaterialTableView* shorter_table(const MaterialTableView&) const { return nullptr; }
-  const MaterialTableView* step_table(const MaterialTableView* t, float) const { return t; }
+  const MaterialTableView* step_table(const MaterialTableView* t, float, bool) const { return t; }
   bool has_field_map() const { return false; }
   Vec3f field_map(Vec3f) const { return {0, 0, 0}; }
 };

@@ -27,9 +27,13 @@ TEST(LongSteps, DoubleTheStepAsTheMomentumDoubles) {
   EXPECT_DOUBLE_EQ(fe[0].p_from, 2 * kLongStepMomentum);
   EXPECT_DOUBLE_EQ(fe[2].step, 0.16);
   EXPECT_DOUBLE_EQ(fe[2].p_from, 8 * kLongStepMomentum);
-  EXPECT_TRUE(long_steps(0.02, 0, 400.0).empty());  // --long-steps 0
-  EXPECT_TRUE(long_steps(1.0, 3, 400.0).empty());   // air: already the longest step
-  EXPECT_EQ(long_steps(0.3, 3, 400.0).size(), 1u);  // 0.6 m, not 1.2 m
+  EXPECT_TRUE(long_steps(0.02, 0, 400.0).empty());        // --long-steps 0
+  EXPECT_EQ(long_steps(1.0, 3, 400.0).back().step, 8.0);  // air: metres and more
+  // Rock to 100 TeV/c: 2^7 d = 7.6 m from 320 GeV/c by default.
+  const auto rock = long_steps(0.0594, kDefaultLongSteps, 1e5);
+  ASSERT_EQ(rock.size(), 7u);
+  EXPECT_NEAR(rock.back().step, 7.6032, 1e-9);
+  EXPECT_DOUBLE_EQ(rock.back().p_from, 128 * kLongStepMomentum);
   EXPECT_EQ(long_steps(0.02, 3, 3 * kLongStepMomentum).size(), 1u);  // tables end below 4 p_long
   EXPECT_THROW(long_steps(0.02, -1, 400.0), Error);
 }
@@ -59,7 +63,7 @@ TEST(LongSteps, MomentumChoosesTheTableAndCutStepsGoDownTheLadder) {
   const auto fe =
       static_cast<std::size_t>(std::find(names.begin(), names.end(), "G4_Fe") - names.begin());
   ASSERT_LT(fe, names.size());
-  ASSERT_EQ(params.longer_tables(fe).size(), 3u);
+  ASSERT_EQ(params.longer_tables(fe).size(), std::size_t(kDefaultLongSteps));
   HostTransportView host(params);
   const TransportView& v = host.view;
   const MaterialTableView* d = v.table(static_cast<std::int32_t>(fe));
@@ -68,22 +72,24 @@ TEST(LongSteps, MomentumChoosesTheTableAndCutStepsGoDownTheLadder) {
   const float p4 = static_cast<float>(params.longer_tables(fe)[0]->data().p_edges.front());
   EXPECT_GE(p4, 5.0f);
   EXPECT_LT(p4, 5.0f * 1.09f);
-  EXPECT_FLOAT_EQ(v.step_table(d, 4.9f)->step, 0.02f);
-  EXPECT_FLOAT_EQ(v.step_table(d, std::nextafter(p4, 0.0f))->step, 0.02f);
-  EXPECT_FLOAT_EQ(v.step_table(d, p4)->step, 0.04f);
-  EXPECT_FLOAT_EQ(v.step_table(d, 15.0f)->step, 0.08f);
-  EXPECT_FLOAT_EQ(v.step_table(d, 300.0f)->step, 0.16f);
+  EXPECT_FLOAT_EQ(v.step_table(d, 4.9f, false)->step, 0.02f);
+  EXPECT_FLOAT_EQ(v.step_table(d, std::nextafter(p4, 0.0f), false)->step, 0.02f);
+  EXPECT_FLOAT_EQ(v.step_table(d, p4, false)->step, 0.04f);
+  EXPECT_FLOAT_EQ(v.step_table(d, 15.0f, false)->step, 0.08f);
+  EXPECT_FLOAT_EQ(v.step_table(d, 300.0f, false)->step, 1.28f);
+  EXPECT_FLOAT_EQ(v.step_table(d, 300.0f, true)->step, 0.16f);  // in a field: 8 d at most
   // Each long table covers the momenta it is taken from.
-  for (const float p : {5.0f, 12.0f, 20.0f, 399.0f}) EXPECT_LE(v.step_table(d, p)->t.p_min, p);
-  // Down the ladder from the longest: 16, 8, 4, 2, 1, 0.5, ... cm.
+  for (const float p : {5.0f, 12.0f, 20.0f, 399.0f})
+    EXPECT_LE(v.step_table(d, p, false)->t.p_min, p);
+  // Down the ladder from 300 GeV/c's: 128, 64, ..., 4, 2, 1, 0.5, ... cm.
   std::vector<float> steps;
-  for (const MaterialTableView* t = v.step_table(d, 300.0f); t; t = v.shorter_table(*t)) {
+  for (const MaterialTableView* t = v.step_table(d, 300.0f, false); t; t = v.shorter_table(*t)) {
     steps.push_back(t->step);
   }
-  ASSERT_GE(steps.size(), 6u);
-  EXPECT_FLOAT_EQ(steps[1], 0.08f);
-  EXPECT_FLOAT_EQ(steps[3], 0.02f);
-  EXPECT_FLOAT_EQ(steps[4], 0.01f);
+  ASSERT_GE(steps.size(), 9u);
+  EXPECT_FLOAT_EQ(steps[1], 0.64f);
+  EXPECT_FLOAT_EQ(steps[6], 0.02f);
+  EXPECT_FLOAT_EQ(steps[7], 0.01f);
 
   StepOptions fixed;
   fixed.long_steps = 0;

@@ -51,8 +51,8 @@ TEST(StepOptionsCheck, NamesTheOptionOutOfRange) {
       {{0.02, nan, 100000, 1, 3}, "--p-kill: nan GeV/c"},
       {{0.02, 0.18, 0, 1, 3}, "--max-steps: 0 is not in [1, 2147483647]"},
       {{0.02, 0.18, 2147483648LL, 1, 3}, "--max-steps: 2147483648"},
-      {{0.02, 0.18, 100000, 1, -1}, "--long-steps: -1 is not in [0, 8]"},
-      {{0.02, 0.18, 100000, 1, 9}, "--long-steps: 9"},
+      {{0.02, 0.18, 100000, 1, -1}, "--long-steps: -1 is not in [0, 10]"},
+      {{0.02, 0.18, 100000, 1, 11}, "--long-steps: 11"},
   };
   for (const Case& c : cases) {
     const std::string m = message_of(c.s);

@@ -41,7 +41,7 @@ struct ToyEnv {
                : nullptr;
   }
   std::vector<const MaterialTableView*> ladder;  // shorter tables by `shorter` index
-  const MaterialTableView* step_table(const MaterialTableView* t, float) const { return t; }
+  const MaterialTableView* step_table(const MaterialTableView* t, float, bool) const { return t; }
   bool has_field_map() const { return false; }
   Vec3f field_map(Vec3f) const { return {0, 0, 0}; }
   const MaterialTableView* table(std::int32_t material) const {

@@ -47,16 +47,17 @@ void bench_case(const BenchArgs& a, const std::string& name) {
   StepOptions opt;
   opt.seed = a.seed;
   MaterialLibrary materials;
-  TableCache cache;
   const bool ship = name == "ship";
+  const std::size_t n =
+      a.n ? a.n : (backend == Backend::cuda ? 4'000'000 : (ship ? 20'000 : 200'000));
+  const MuonBatch muons = ship ? ship_muons(n, a.seed) : iron_block_muons(n);
+  TableCache cache;
+  cache.build_options().p_top = muons.highest_momentum();  // tables as far up as the muons
   const TransportParams params =
       ship ? make_transport_params(make_ship_shield_json("warm"), "ship(warm)", materials, {},
                                    &cache, opt)
            : make_transport_params(iron_block_geometry_json(), "iron-block", materials, {}, &cache,
                                    opt);
-  const std::size_t n =
-      a.n ? a.n : (backend == Backend::cuda ? 4'000'000 : (ship ? 20'000 : 200'000));
-  const MuonBatch muons = ship ? ship_muons(n, a.seed) : iron_block_muons(n);
 
   const std::string where =
       backend == Backend::cuda

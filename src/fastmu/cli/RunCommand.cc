@@ -1,5 +1,5 @@
 // `fastmu run`: the fast transport on the command line (interfaces.md), and
-// its built-in examples (`--example iron-block | ship`).
+// its built-in examples (`--example iron-block | ship | underground`).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -44,6 +44,7 @@
 #include "fastmu/transport/cuda/CudaTransport.hh"
 #include "fastmu/transport/detailed/DetailedTransport.hh"
 #include "fastmu/transport/examples/Examples.hh"
+#include "fastmu/transport/examples/Underground.hh"
 #include "fastmu/transport/stream/MuonIO.hh"
 #include "fastmu/transport/stream/MuonStream.hh"
 
@@ -64,6 +65,7 @@ struct RunArgs {
   std::string decay = "on";
   std::int64_t max_steps = 100000;
   double p_kill = 0.18;
+  double p_max = kCacheTopMomentum;
   int threads = 0;
   int gpus = 0;
   std::string max_memory;
@@ -363,6 +365,7 @@ void run_files(const RunArgs& a) {
   // the ranks build missing ones together (MpiTableBuilds.hh).
   cache.share_builds(mpi::bin_share());
   cache.build_options().threads = mpi::threads_per_rank(a.threads);
+  cache.build_options().p_top = a.p_max;
   TableSet given;
   mpi::collective([&] {
     geometry = std::make_shared<const GeometryParams>(load_geometry_file(a.geometry, materials));
@@ -594,14 +597,15 @@ void run_ship(const RunArgs& a) {
   const std::size_t n = a.n ? a.n : 100'000;
   const Backend backend = resolve_backend(parse_backend(a.backend));
   MaterialLibrary materials;
+  const MuonBatch muons = ship_muons(n, a.seed);
   TableCache cache;
+  cache.build_options().p_top = muons.highest_momentum();  // tables as far up as the muons
   const TransportParams params =
       example_params(a, make_ship_shield_json("warm"), "ship(warm)", materials, cache);
   std::printf("ship: %zu muons (synthetic flux, seed %llu) through the warm_baseline shield\n", n,
               static_cast<unsigned long long>(a.seed));
   TransportStats stats;
-  const TransportResult r =
-      transport(params, ship_muons(n, a.seed), backend, a.threads, 0, &stats, a.gpus);
+  const TransportResult r = transport(params, muons, backend, a.threads, 0, &stats, a.gpus);
   print_stats(r, stats, a.threads);
   const StatusCounts c = count_status(r);
   std::printf("hits at z = 82 m inside the window: %zu (%.3g of the muons)\n", c.by_status[0],
@@ -611,6 +615,44 @@ void run_ship(const RunArgs& a) {
   std::printf("wrote %s\n", out.c_str());
   const auto png = dir / "ship.png";
   if (!a.no_plot) plot({"ship", "--run", out.string(), "--out", png.string()}, png);
+}
+
+// The vertical intensity against depth in standard rock (Underground.hh),
+// written as depth_intensity.csv and drawn over the Menon et al. relation.
+void run_underground(const RunArgs& a) {
+  const std::filesystem::path dir = example_out_dir(a);
+  const std::size_t n = a.n ? a.n : 1'000'000;
+  const Backend backend = resolve_backend(parse_backend(a.backend));
+  const UndergroundSetup setup;
+  MaterialLibrary materials;
+  TableCache cache;
+  const MuonBatch muons = underground_muons(setup, n, a.seed);
+  cache.build_options().p_top = muons.highest_momentum();
+  const TransportParams params =
+      example_params(a, underground_geometry_json(setup), "underground", materials, cache);
+  std::printf(
+      "underground: %zu vertical sea-level muons, %g..%g GeV, through %g m.w.e. of standard rock "
+      "(seed %llu)\n",
+      n, setup.e_min, setup.e_max, setup.depth_mwe, static_cast<unsigned long long>(a.seed));
+  TransportStats stats;
+  const TransportResult r = transport(params, muons, backend, a.threads, 0, &stats, a.gpus);
+  print_stats(r, stats, a.threads);
+  std::vector<double> depths;
+  for (double h = 1000; h <= setup.depth_mwe + 1e-9; h += 500) depths.push_back(h);
+  io::ColumnTable t;
+  t.columns = {"depth_mwe", "intensity", "intensity_err"};
+  std::printf("depth [m.w.e.]  intensity [cm^-2 s^-1 sr^-1]  Menon et al. 1967  ratio\n");
+  for (const DepthIntensity& d : depth_intensity(depths, setup, r.muons, r.status)) {
+    t.values.insert(t.values.end(), {d.depth_mwe, d.intensity, d.error});
+    const double menon = menon_intensity(d.depth_mwe);
+    std::printf("%6.0f  %.3e +- %.1e  %.3e  %.3f\n", d.depth_mwe, d.intensity, d.error, menon,
+                d.intensity / menon);
+  }
+  const auto csv = dir / "depth_intensity.csv";
+  io::write_table(csv, t);
+  std::printf("wrote %s\n", csv.c_str());
+  const auto png = dir / "depth_intensity.png";
+  if (!a.no_plot) plot({"underground", "--csv", csv.string(), "--out", png.string()}, png);
 }
 
 }  // namespace
@@ -641,7 +683,7 @@ void register_run_command(CLI::App& app) {
                   "doublings of a fast muon's step: from 2^k x 2.5 GeV/c a muon takes steps of "
                   "2^k times its material's step, k <= this, from tables built for them "
                   "(0: every step the material's; docs/stepping-and-tables.md)")
-      ->check(CLI::Range(0, 8))
+      ->check(CLI::Range(0, 10))
       ->capture_default_str();
   run->add_option("--material-step", a->material_steps,
                   "NAME=LENGTH: the step of one material [m] (repeatable; overrides the "
@@ -659,6 +701,12 @@ void register_run_command(CLI::App& app) {
       ->capture_default_str();
   run->add_option("--max-steps", a->max_steps, "step limit per muon")->capture_default_str();
   run->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
+  run->add_option("--p-max", a->p_max,
+                  "the tables' top momentum [GeV/c]: tables from the cache are built up to the "
+                  "first bin edge at or above it (a lower top builds fewer bins; muons above it "
+                  "follow --above-tables)")
+      ->check(CLI::Range(1.0, kCacheTopMomentum))
+      ->capture_default_str();
   run->add_option("--threads", a->threads, "CPU threads (0: all)")->capture_default_str();
   run->add_option("--gpus", a->gpus, "GPUs for the CUDA backend (0: all visible)")
       ->check(CLI::Range(0, 1024))
@@ -672,9 +720,12 @@ void register_run_command(CLI::App& app) {
       "GPU, 8388608 per GPU on several)");
   run->add_option("--compression", a->compression, "HDF5 output: none | gzip | gzip:1..9 | szip")
       ->capture_default_str();
-  run->add_option("--example", a->example, "built-in example: iron-block | ship")
-      ->check(CLI::IsMember({"iron-block", "ship"}));
-  run->add_option("--n", a->n, "examples: number of muons (iron-block 1e6, ship 1e5)");
+  run->add_option("--example", a->example,
+                  "built-in example: iron-block | ship | underground (vertical intensity against "
+                  "depth in standard rock)")
+      ->check(CLI::IsMember({"iron-block", "ship", "underground"}));
+  run->add_option("--n", a->n,
+                  "examples: number of muons (iron-block 1e6, ship 1e5, underground 1e6)");
   run->add_option("--n-detailed", a->n_detailed,
                   "iron-block: muons for the detailed-engine comparison (0: none)")
       ->capture_default_str();
@@ -691,6 +742,8 @@ void register_run_command(CLI::App& app) {
       run_iron_block(*a);
     } else if (a->example == "ship") {
       run_ship(*a);
+    } else if (a->example == "underground") {
+      run_underground(*a);
     } else {
       run_files(*a);
     }

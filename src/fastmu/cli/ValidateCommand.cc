@@ -155,6 +155,7 @@ void run_validate(const ValidateArgs& a) {
   const Backend backend = resolve_backend(parse_backend(a.backend));
 
   TableCache cache;
+  cache.build_options().p_top = muons.highest_momentum();  // tables as far up as the muons
   const TransportParams params = make_transport_params(geometry, materials, {}, &cache, opt);
   // Both engines must reach every muon: the fast transport's tables too.
   check_muon_rows(muons, params.row_limits(MomentumPolicy::refuse), source);
@@ -236,7 +237,7 @@ void register_validate_command(CLI::App& app) {
   v->add_option("--step", a->step, "fast transport: table step [m]")->capture_default_str();
   v->add_option("--long-steps", a->long_steps,
                 "fast transport: doublings of a fast muon's step (as `fastmu run`)")
-      ->check(CLI::Range(0, 8))
+      ->check(CLI::Range(0, 10))
       ->capture_default_str();
   v->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
   v->add_option("--max-steps", a->max_steps,

@@ -15,7 +15,13 @@
 namespace fastmu {
 
 struct PhysicsOptions {
-  bool photonuclear = false;         // off by default, as in the Geant4 reference samples
+  // Muon photonuclear interactions: on from photonuclear_from_gev (kinetic
+  // energy), where they are >= 3 % of the mean loss in rock and grow to a
+  // tenth of the radiative loss at 10 TeV; off below, as in the Geant4
+  // EM-standard samples that validate the engine and the fast transport up
+  // to 300 GeV/c (there 1-3 % of the loss). `photonuclear`: at every energy.
+  bool photonuclear = false;
+  double photonuclear_from_gev = 400.0;
   bool decay = false;                // off by default
   double production_cut_m = 0.7e-3;  // range cut for secondaries (Geant4 default 0.7 mm)
   double tracking_cut_gev = 1e-3;    // muons below this kinetic energy [GeV] stop

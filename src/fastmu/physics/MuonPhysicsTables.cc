@@ -95,7 +95,8 @@ MuonPhysicsTables::MuonPhysicsTables(const Material& material, const PhysicsOpti
       xs_[kPair][i] = fill_transfer_table(pair, ti, pair_cut, kmax,
                                           &cdf_[kPair][std::size_t(i) * (transfer_bins + 1)]);
     }
-    if (options.photonuclear && ti > MuPhotonuclear::lowest_kinetic_gev) {
+    if (ti > MuPhotonuclear::lowest_kinetic_gev &&
+        (options.photonuclear || ti >= options.photonuclear_from_gev)) {
       xs_[kPhotonuclear][i] =
           fill_transfer_table(photonuc, ti, pn_cut, photonuc.max_transfer(ti),
                               &cdf_[kPhotonuclear][std::size_t(i) * (transfer_bins + 1)]);
@@ -136,7 +137,9 @@ MuonPhysicsTables::MuonPhysicsTables(const Material& material, const PhysicsOpti
   range_floor_[n - 1] = std::exp(log_range_[n - 1]) * (1.0 - 1e-9);
   view_.range_floor = range_floor_.data();
   for (int p = 0; p < kNumDiscrete; ++p) view_.xs[p] = xs_[p].data();
-  if (!options.photonuclear) view_.xs[kPhotonuclear] = nullptr;
+  if (!options.photonuclear && !(options.photonuclear_from_gev <= t[n - 1])) {
+    view_.xs[kPhotonuclear] = nullptr;  // none on the grid
+  }
   view_.n_bins = transfer_bins;
   for (int p = kBrems; p < kNumDiscrete; ++p) view_.cdf[p] = cdf_[p].data();
   view_.kcut[kDelta] = cuts_.electron_gev;
@@ -176,7 +179,8 @@ std::shared_ptr<const MuonPhysicsTables> MuonPhysicsTables::get(const Material& 
   key.precision(17);
   key << material.name << '|' << material.density_g_cm3 << '|' << material.mean_excitation_ev;
   for (const auto& c : material.components) key << '|' << c.z << ':' << c.mass_fraction;
-  key << '|' << options.production_cut_m << '|' << options.photonuclear;
+  key << '|' << options.production_cut_m << '|' << options.photonuclear << '|'
+      << options.photonuclear_from_gev;
   std::lock_guard<std::mutex> lock(mutex);
   auto& entry = cache[key.str()];
   if (!entry) entry = std::make_shared<const MuonPhysicsTables>(material, options);

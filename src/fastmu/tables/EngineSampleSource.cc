@@ -71,10 +71,15 @@ std::vector<double> EngineSampleSource::pilot_phi(const std::vector<double>& pro
 
 std::string engine_generator(const PhysicsOptions& physics) {
   std::ostringstream s;
-  s << "fastmu " << FASTMU_VERSION << " detailed engine (photonuclear "
-    << (physics.photonuclear ? "on" : "off") << ", decay " << (physics.decay ? "on" : "off")
-    << ", production cut " << physics.production_cut_m * 1e3 << " mm, tracking cut "
-    << physics.tracking_cut_gev * 1e3 << " MeV)";
+  s << "fastmu " << FASTMU_VERSION << " detailed engine (photonuclear ";
+  if (physics.photonuclear) {
+    s << "on";
+  } else {
+    s << "from " << physics.photonuclear_from_gev << " GeV";
+  }
+  s << ", decay " << (physics.decay ? "on" : "off") << ", production cut "
+    << physics.production_cut_m * 1e3 << " mm, tracking cut " << physics.tracking_cut_gev * 1e3
+    << " MeV)";
   return s.str();
 }
 

@@ -33,6 +33,10 @@ constexpr std::size_t kMaxRecords = std::size_t{1} << 25;
 // among 2e4) can be far too high, and is refined on the way.
 constexpr double kRoundMargin = 1.1;
 constexpr double kRoundGrowth = 4.0;
+// Rungs longer than this many reference steps (the long steps of muons from
+// 40 GeV/c on: 32 cm of iron and up) are sampled by histories of their own
+// whose production range cut grows with the step (LadderBuilder.hh).
+constexpr double kLongRungFactor = 8.0;
 
 // A rung in ascending step order, with what the build needs to know of it.
 struct Rung {
@@ -49,6 +53,24 @@ struct BinRun {
   std::size_t done = 0;
   std::vector<std::unique_ptr<BinHistogrammer>> hist;  // null for a rung that lacks this bin
 };
+
+// Rungs sampled by one set of histories: their physics (the range cut) and
+// the random stream of their histories, and the tables they fill.
+struct RungGroup {
+  std::vector<Rung> rungs;  // ascending
+  std::vector<TableData*> tables;
+  LadderSpec spec;
+  std::uint64_t stream = 0;
+};
+
+// The reference step d: the longest rung that serves every momentum bin.
+double reference_step(const std::vector<Rung>& rungs) {
+  double d = 0;
+  for (const Rung& r : rungs) {
+    if (r.first_bin == 0) d = std::max(d, r.step);
+  }
+  return d;
+}
 
 std::vector<Rung> sorted_rungs(const std::vector<LadderRung>& rungs,
                                const std::vector<double>& edges, double precision) {
@@ -72,15 +94,36 @@ std::vector<Rung> sorted_rungs(const std::vector<LadderRung>& rungs,
   for (std::size_t k = 1; k < out.size(); ++k) {
     if (!(out[k].step > out[k - 1].step)) throw Error("table ladder: a step is listed twice");
   }
-  // The reference step: the longest that serves every momentum bin.
-  double d = 0;
-  for (const Rung& r : out) {
-    if (r.first_bin == 0) d = std::max(d, r.step);
-  }
+  const double d = reference_step(out);
   for (Rung& r : out) {
     if (r.step < d) r.precision *= std::sqrt(d / r.step);
   }
   return out;
+}
+
+// The rungs' history sets: up to kLongRungFactor x d with `physics`, the
+// longer ones with the range cut scaled by their shortest step over d (the
+// cut's ratio to the step stays that of the reference step).
+std::vector<RungGroup> rung_groups(const std::vector<Rung>& rungs, std::vector<TableData>& tables,
+                                   const PhysicsOptions& physics, int charge) {
+  const double d = reference_step(rungs);
+  std::vector<RungGroup> groups;
+  for (std::size_t k = 0; k < rungs.size(); ++k) {
+    const bool long_rung = d > 0 && rungs[k].step > kLongRungFactor * d * (1 + 1e-9);
+    if (groups.empty() || (long_rung && groups.size() == 1)) {
+      RungGroup g;
+      g.spec.physics = physics;
+      if (long_rung) g.spec.physics.production_cut_m *= rungs[k].step / d;
+      g.spec.charge = charge;
+      g.stream = groups.size();
+      groups.push_back(std::move(g));
+    }
+    RungGroup& g = groups.back();
+    g.rungs.push_back(rungs[k]);
+    g.tables.push_back(&tables[k]);
+    g.spec.radii.push_back(rungs[k].step);
+  }
+  return groups;
 }
 
 BinRun start_bin(int b, const std::vector<Rung>& rungs, const TableBuildOptions& o) {
@@ -155,9 +198,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // Samples a group of bins round by round until each meets its goal. Each
 // bin's jobs of one engine call are one job (a bin's histograms are filled
 // by one task), its histories numbered on from the previous rounds'.
-void sample_group(const Material& material, const LadderSpec& spec, const std::vector<Rung>& rungs,
-                  const std::vector<double>& edges, const TableBuildOptions& o,
-                  EngineBackend backend, std::vector<BinRun>& group, BuildClock& clock) {
+void sample_group(const Material& material, const RungGroup& rg, const std::vector<double>& edges,
+                  const TableBuildOptions& o, EngineBackend backend, std::vector<BinRun>& group,
+                  BuildClock& clock) {
+  const std::vector<Rung>& rungs = rg.rungs;
   for (;;) {
     std::vector<LadderJob> jobs;
     std::vector<BinRun*> owners;
@@ -167,14 +211,14 @@ void sample_group(const Material& material, const LadderSpec& spec, const std::v
       if (m == 0) continue;
       const std::size_t take = std::min(m, (kMaxRecords - records) / reach);
       if (take == 0) break;  // the call is full: this bin goes on in the next one
-      jobs.push_back({derived_seed(o.seed, static_cast<std::uint64_t>(run.bin), 0), run.done, take,
-                      edges[run.bin], edges[run.bin + 1], reach});
+      jobs.push_back({derived_seed(o.seed, static_cast<std::uint64_t>(run.bin), rg.stream),
+                      run.done, take, edges[run.bin], edges[run.bin + 1], reach});
       owners.push_back(&run);
       records += take * reach;
     }
     if (jobs.empty()) return;
     auto t0 = std::chrono::steady_clock::now();
-    const LadderRecords rec = sample_ladder(material, spec, jobs, backend, o.threads);
+    const LadderRecords rec = sample_ladder(material, rg.spec, jobs, backend, o.threads);
     clock.sampling_s += seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
     histogram_batch(owners, jobs, rec, rungs.size(), o.threads);
@@ -204,8 +248,8 @@ TableData empty_table(const std::vector<double>& edges, const Rung& rung, int hi
 }
 
 // Histograms -> the tables' bins (alias tables, moments), one task per (bin, rung).
-void finish_group(std::vector<BinRun>& group, const std::vector<Rung>& rungs,
-                  std::vector<TableData>& tables, int threads) {
+void finish_group(std::vector<BinRun>& group, const RungGroup& rg, int threads) {
+  const std::vector<Rung>& rungs = rg.rungs;
   std::vector<std::pair<BinRun*, std::size_t>> tasks;
   for (BinRun& run : group) {
     for (std::size_t k = 0; k < rungs.size(); ++k) {
@@ -216,7 +260,7 @@ void finish_group(std::vector<BinRun>& group, const std::vector<Rung>& rungs,
     for (std::size_t t = lo; t < hi; ++t) {
       BinRun& run = *tasks[t].first;
       const std::size_t k = tasks[t].second;
-      TableData& d = tables[k];
+      TableData& d = *rg.tables[k];
       const std::size_t b = static_cast<std::size_t>(run.bin - rungs[k].first_bin);
       const std::size_t cpb = d.cells_per_bin();
       const BinHistogram h = run.hist[k]->finish();
@@ -296,6 +340,17 @@ std::string ladder_generator(const std::vector<LadderRung>& rungs, const TableBu
   std::string s = engine_generator(physics) + " on " + o.backend + "; histories through steps";
   for (double d : steps) s += fmt::format(" {:.17g}", d);
   s += " m; ";
+  double d = 0;  // the reference step, as reference_step() finds it
+  for (const LadderRung& r : rungs) {
+    if (r.p_from == 0) d = std::max(d, r.step_m);
+  }
+  for (double step : steps) {
+    if (d > 0 && step > kLongRungFactor * d * (1 + 1e-9)) {
+      s += fmt::format("steps from {:.17g} m by histories of their own, range cut {:.17g} m; ",
+                       step, physics.production_cut_m * step / d);
+      break;
+    }
+  }
   if (o.loss_precision > 0) {
     s += fmt::format("samples per bin to {:.17g} of the mean loss, {}..{}", o.loss_precision,
                      std::min(o.min_samples, o.samples_per_bin), o.samples_per_bin);
@@ -343,10 +398,7 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
     const int n = static_cast<int>(edges.size()) - 1;
     for (int b = spread ? share.rank : 0; b < n; b += spread ? share.size : 1) mine.push_back(b);
 
-    LadderSpec spec;
-    for (const Rung& r : rungs) spec.radii.push_back(r.step);
-    spec.charge = o.charge;
-    spec.physics = physics;
+    const std::vector<RungGroup> groups = rung_groups(rungs, tables, physics, o.charge);
     // Spread, the bar counts every process's bins (share.progress); where
     // nothing is shared, this process's own.
     auto bar_share = spread && share.progress ? share.progress() : nullptr;
@@ -358,14 +410,17 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
         own_share ? mine.size() : static_cast<std::size_t>(n), progress && progress_wanted(),
         std::move(bar_share));
     for (std::size_t g = 0; g < mine.size(); g += kBinsPerGroup) {
-      std::vector<BinRun> group;
-      for (std::size_t i = g; i < std::min(mine.size(), g + kBinsPerGroup); ++i) {
-        group.push_back(start_bin(mine[i], rungs, o));
+      for (const RungGroup& rg : groups) {
+        std::vector<BinRun> group;
+        for (std::size_t i = g; i < std::min(mine.size(), g + kBinsPerGroup); ++i) {
+          if (rg.rungs.front().first_bin <= mine[i])
+            group.push_back(start_bin(mine[i], rg.rungs, o));
+        }
+        sample_group(material, rg, edges, o, backend, group, clock);
+        const auto t0 = std::chrono::steady_clock::now();
+        finish_group(group, rg, o.threads);
+        clock.histogram_s += seconds_since(t0);
       }
-      sample_group(material, spec, rungs, edges, o, backend, group, clock);
-      const auto t0 = std::chrono::steady_clock::now();
-      finish_group(group, rungs, tables, o.threads);
-      clock.histogram_s += seconds_since(t0);
       bar->add(std::min(mine.size(), g + kBinsPerGroup) - g);
     }
   });

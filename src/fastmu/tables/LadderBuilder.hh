@@ -18,6 +18,15 @@
 // muon draws from them over a fraction ~ step / d of its path, so their goal
 // is loss_precision x sqrt(d / step), which keeps their share of the
 // momentum error per unit length at most the reference step's.
+//
+// The long steps beyond 8 d (those of muons from 40 GeV/c: 32 cm of iron, 95
+// cm of standard rock, up to 128 d) are sampled by a second set of
+// histories whose production range cut is the engine's times step / d (11 mm
+// at 16 d): delta rays and radiative losses below that threshold (~10 MeV)
+// are continuous with fluctuations, which over such a step (>= 250 g/cm^2,
+// a continuous loss of >= 0.5 GeV) leaves the loss distribution as it is,
+// while a history through metres of rock costs tens of interactions instead
+// of thousands.
 #pragma once
 
 #include <string>

@@ -17,9 +17,16 @@ namespace fastmu {
 class ProgressBar;
 class ProgressShare;
 
+// The table cache's momentum grid, which the fast transport's tables share:
+// p_kill to 100 TeV/c (where the detailed engine's tables end) in 163 log
+// bins, 0.081 wide in ln p as the 95 bins of [0.18, 400] GeV/c that `fastmu
+// tables build` makes by default.
+inline constexpr double kCacheTopMomentum = 1e5;  // GeV/c
+inline constexpr int kCacheMomentumBins = 163;
+
 struct TableBuildOptions {
   double step_m = 0.02;
-  double p_min = 0.18, p_max = 400;  // GeV/c
+  double p_min = 0.18, p_max = 400;  // GeV/c (`fastmu tables build`'s defaults)
   int p_bins = 95;                   // log and uniform binning
   // Ladder builds (log and uniform binning): the tables end at the first
   // edge of the [p_min, p_max] grid at or above p_top (0: at p_max), so that

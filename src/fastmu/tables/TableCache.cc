@@ -98,6 +98,8 @@ std::string TableCache::default_backend() {
 TableCache::TableCache(std::filesystem::path dir) : dir_(std::move(dir)) {
   options_.samples_per_bin = default_samples_per_bin();
   options_.backend = default_backend();
+  options_.p_max = kCacheTopMomentum;
+  options_.p_bins = kCacheMomentumBins;
 }
 
 void TableCache::share_builds(BinShare share) {

@@ -92,7 +92,7 @@ class TableCache {
   // keeps the same table.
   void share_builds(BinShare share);
 
-  // Options the cache builds with (defaults: 95 log bins in [0.18, 400] GeV/c,
+  // Options the cache builds with (defaults: kCacheMomentumBins log bins in [0.18, 1e5] GeV/c,
   // 100 x 100 histogram bins, default_samples_per_bin()).
   TableBuildOptions& build_options() { return options_; }
   const TableBuildOptions& build_options() const { return options_; }

@@ -16,11 +16,11 @@
 //     mean kick
 //
 //   The cache (tables by material and step, built with the engine when missing):
-//     TableCache cache;                                  // $FASTMU_CACHE | $XDG_CACHE_HOME/fastmu
-//     | ~/.cache/fastmu std::shared_ptr<const TableParams> fe = cache.get(material, step_m);   //
-//     thread-safe cache.build_options()                             // defaults: 95 log bins,
-//     100x100,
-//                                                       //   $FASTMU_CACHE_SAMPLES or 1e6 per bin
+//     TableCache cache;             // folder: $FASTMU_CACHE | $XDG_CACHE_HOME/fastmu |
+//     ~/.cache/fastmu auto fe = cache.get(material, step_m);  // std::shared_ptr<const
+//     TableParams>; thread-safe cache.build_options();        // defaults: 163 log bins to 100
+//     TeV/c, 100x100 cells,
+//                                   //   $FASTMU_CACHE_SAMPLES or 1e6 per bin at most
 //
 //   Building:
 //     TableParams t = build_table_with_engine(material, TableBuildOptions{...}, progress);

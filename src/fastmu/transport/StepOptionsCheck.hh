@@ -23,7 +23,7 @@ struct StepSettings {
 
 // Largest table step a user may ask for [m].
 inline constexpr double kMaxTableStep = 1000.0;
-inline constexpr std::int64_t kMaxLongSteps = 8;
+inline constexpr std::int64_t kMaxLongSteps = 10;
 
 // StepOptions from `s`, or fastmu::Error naming the option ("--max-steps: ...").
 StepOptions checked_step_options(const StepSettings& s);

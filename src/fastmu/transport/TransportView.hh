@@ -81,9 +81,13 @@ struct TransportView {
   }
 
   // The table a muon of momentum p takes its steps from: the longest of
-  // the long steps that p has reached, else t itself (StepLengths.hh).
-  FASTMU_HD const MaterialTableView* step_table(const MaterialTableView* t, float p) const {
-    while (p >= t->longer_from) t = tables + t->longer;
+  // the long steps that p has reached, else t itself (StepLengths.hh); in
+  // a field at most kFieldLongSteps doublings.
+  FASTMU_HD const MaterialTableView* step_table(const MaterialTableView* t, float p,
+                                                bool in_field) const {
+    for (int k = 0; p >= t->longer_from && !(in_field && k >= kFieldLongSteps); ++k) {
+      t = tables + t->longer;
+    }
     return t;
   }
 

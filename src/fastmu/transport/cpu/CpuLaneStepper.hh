@@ -234,7 +234,8 @@ FASTMU_FORCEINLINE bool plan_common_step(const Env& env, LaneState& s, int l, co
     s.table[l] = env.table(loc.material);
   }
   const float pm = c.pm[l];
-  const MaterialTableView* m = s.table[l] != nullptr ? env.step_table(s.table[l], pm) : nullptr;
+  const MaterialTableView* m =
+      s.table[l] != nullptr ? env.step_table(s.table[l], pm, s.in_field[l] != 0) : nullptr;
   c.table[l] = m;
   const float b2 = s.bx[l] * s.bx[l] + s.by[l] * s.by[l] + s.bz[l] * s.bz[l];
   if (m == nullptr || !(s.plane_gap[l] > m->step) ||

@@ -50,7 +50,7 @@ std::vector<LongStep> long_steps(double d, int long_steps, double p_max) {
   double s = d, p = kLongStepMomentum;
   for (int k = 1; k <= long_steps; ++k) {
     s *= 2.0, p *= 2.0;
-    if (s > kMaxMaterialStep * (1 + 1e-9) || !(p < p_max)) break;
+    if (!(p < p_max)) break;
     out.push_back({round_um(s), p});
   }
   return out;

@@ -25,7 +25,7 @@
 // "Stepping").
 //
 // Long steps for fast muons: a muon of momentum p >= 2^k p_long takes steps
-// of 2^k d (k = 1 .. long_steps, while 2^k d <= kMaxMaterialStep), from
+// of 2^k d (k = 1 .. long_steps), from
 // tables built at that length for momenta from 2^k p_long, rounded up to
 // the first edge of the tables' momentum grid (within one bin, < 9 %
 // above, for the default grid; the table's lowest momentum is the
@@ -39,8 +39,13 @@
 // shrinks. The kick is applied at the step's middle (StepPhysics.hh), so the
 // lateral spread of fewer, longer steps stays right. Measured against the
 // detailed engine (10^6 SHiP-like muons, docs/stepping-and-tables.md): fewer table
-// draws also accumulate less of the tables' binning error. A 50 GeV/c muon
-// in iron takes 16 cm steps; the SHiP-like shield 589 -> ~190 steps per muon.
+// draws also accumulate less of the tables' binning error. In a magnetic
+// field a muon takes at most kFieldLongSteps doublings (MaterialTable.hh).
+// A 50 GeV/c muon
+// in iron takes 32 cm steps, one of 400 GeV/c 2.56 m (128 d: 2016 g/cm^2,
+// 7.6 m of standard rock, where a 1 TeV/c muon loses ~1.3 % on average), so
+// 3 km.w.e. of rock cost ~150 steps at the top and ~500 for a muon that
+// stops there.
 #pragma once
 
 #include <map>
@@ -79,9 +84,8 @@ double material_step(const Material& material, double reference_step,
 std::vector<double> ladder_steps(double d, double density_g_cm3);
 
 // The long steps above d (ascending): 2^k d from 2^k kLongStepMomentum,
-// k = 1 .. long_steps, while 2^k d <= kMaxMaterialStep and 2^k p_long is
-// below p_max (the tables' highest momentum). Throws fastmu::Error for a
-// negative `long_steps`.
+// k = 1 .. long_steps, while 2^k p_long is below p_max (the tables' highest
+// momentum). Throws fastmu::Error for a negative `long_steps`.
 std::vector<LongStep> long_steps(double d, int long_steps, double p_max);
 
 // Parses "NAME=LENGTH" (--material-step); throws fastmu::Error naming `what`.

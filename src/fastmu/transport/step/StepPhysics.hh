@@ -75,8 +75,8 @@
 
 namespace fastmu {
 
-// Doublings of a fast muon's step by default (StepLengths.hh: up to 8 d).
-inline constexpr std::int32_t kDefaultLongSteps = 3;
+// Doublings of a fast muon's step by default (StepLengths.hh: up to 128 d).
+inline constexpr std::int32_t kDefaultLongSteps = 7;
 
 // The largest momentum the float step can hold: |p|^2 stays finite below
 // 1.8e19 GeV/c. A geometry without tables (vacuum) has this top.
@@ -486,7 +486,7 @@ FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, Random
   s.b0 = s.loc.field + env.field_map(m.r);
   const bool in_field = !is_zero(s.b0);
   const MaterialTableView* t = env.table(s.loc.material);
-  if (t != nullptr) t = env.step_table(t, s.pm);  // long steps for fast muons
+  if (t != nullptr) t = env.step_table(t, s.pm, in_field);  // long steps for fast muons
   const Vec3f u = (1.0f / s.pm) * m.p;
   s.crossing = false;
   s.escape = false;
