@@ -12,7 +12,7 @@ reach the detector give the transmitted flux per direction bin. The
 atmosphere above the terrain is vacuum: the sea-level flux already went
 through it.
 
-    PYTHONPATH=build/python python3 examples/muography.py --n 200000 --out muography.png
+    PYTHONPATH=build/python python3 examples/muography.py --out muography.png
     # standard_rock tables: from the table cache (default), or built here quickly:
     python3 examples/muography.py --samples-per-bin 20000
 """
@@ -38,7 +38,7 @@ TAN_RANGE = 2.0  # the map covers tan(theta_x), tan(theta_y) in [-TAN_RANGE, TAN
 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--n", type=int, default=200_000, help="muons through the detector")
+    ap.add_argument("--n", type=int, default=1_000_000, help="muons through the detector")
     ap.add_argument("--out", default="muography.png", help="PNG to write")
     ap.add_argument("--workdir", help="where the height map and geometry go (default: temporary)")
     ap.add_argument("--samples-per-bin", type=int,
@@ -105,7 +105,7 @@ def rock_along(tx, ty, step=1.0):
     d = np.stack([tx, ty, np.ones_like(tx)], axis=-1)
     d /= np.linalg.norm(d, axis=-1, keepdims=True)
     s = np.arange(0.5 * step, 2000.0, step)
-    pts = np.array(DETECTOR) + s[:, None, None] * d[None]
+    pts = np.array(DETECTOR) + s[:, None, None, None] * d[None]
     inside = pts[..., 2] < hill_height(pts[..., 0], pts[..., 1])
     inside &= (np.abs(pts[..., 0]) <= EXTENT) & (np.abs(pts[..., 1]) <= EXTENT)
     return inside.sum(axis=0) * step
@@ -139,17 +139,17 @@ def plot(path, edges, cx, cy, open_sky, transmitted, n, arrived):
     from matplotlib.colors import LogNorm
 
     rock = rock_along(cx, cy)
-    fig, axes = plt.subplots(1, 2, figsize=(12, 5.2), constrained_layout=True)
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5.6), constrained_layout=True)
     shown = np.where(transmitted > 0, transmitted, np.nan)
     positive = transmitted[transmitted > 0]
     norm = LogNorm(vmin=positive.min(), vmax=positive.max()) if positive.size else None
     im = axes[0].pcolormesh(edges, edges, shown.T, norm=norm, cmap="viridis")
     fig.colorbar(im, ax=axes[0], label=r"transmitted flux [m$^{-2}$ s$^{-1}$ sr$^{-1}$]")
-    axes[0].set_title(f"Transmitted muon flux ({arrived} of {n} simulated muons)")
+    axes[0].set_title(f"Transmitted flux ({arrived} of {n} muons arrived)")
     ratio = np.where(open_sky > 0, transmitted / np.where(open_sky > 0, open_sky, 1), np.nan)
     im = axes[1].pcolormesh(edges, edges, ratio.T, norm=LogNorm(vmin=1e-4, vmax=1), cmap="magma")
     fig.colorbar(im, ax=axes[1], label="transmission (transmitted / open sky)")
-    axes[1].set_title("Transmission, with the rock length [m] along the line of sight")
+    axes[1].set_title("Transmission; contours: rock along the line of sight")
     for ax in axes:
         cs = ax.contour(cx, cy, rock, levels=[50, 100, 200, 400, 800], colors="white",
                         linewidths=0.8)
@@ -157,8 +157,8 @@ def plot(path, edges, cx, cy, open_sky, transmitted, n, arrived):
         ax.set_xlabel(r"$\tan\theta_x$ (east)")
         ax.set_ylabel(r"$\tan\theta_y$ (north: the summit)")
         ax.set_aspect("equal")
-    fig.suptitle(f"Muography of a {HEIGHT:.0f} m Gaussian hill from a detector at its foot "
-                 f"(standard rock, fastmu fast engine)")
+    fig.suptitle(f"Muography of a {HEIGHT:.0f} m hill of standard rock from its foot "
+                 "(fastmu, fast engine)")
     fig.savefig(path, dpi=110)
 
 
@@ -171,9 +171,9 @@ def main():
             t0 = time.time()
             # Steps of 0.5 m (the cache's would be 6 cm, up to 47 cm for fast
             # muons): hundreds of metres of rock in a few hundred steps.
-            tables = {"standard_rock": fastmu.build_table(
+            tables = [fastmu.build_table(
                 "standard_rock", step=0.5, p_min=0.18, p_max=args.p_max, p_bins=40,
-                samples_per_bin=args.samples_per_bin, hist_bins=50, seed=args.seed)}
+                samples_per_bin=args.samples_per_bin, hist_bins=50, seed=args.seed)]
             print(f"standard_rock table: {time.time() - t0:.1f} s")
         sky = sky_muons(args.n, args.p_max, args.seed)
         t0 = time.time()
