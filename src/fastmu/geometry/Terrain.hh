@@ -88,9 +88,9 @@ FASTMU_HD inline bool first_root(float A, float B, float C, float s_lo, float s_
 // Where the ray pos + t dir meets the surface z = h(x, y) - depth inside one
 // cell, for t in [ta, tb]: the crossing of g(t) = z + depth - h, exactly a
 // quadratic in t on a bilinear patch, solved about the point at ta (local
-// coordinates keep the coefficients small). `slack` widens the interval
-// past tb (and before ta unless it is the ray's start) against rounding
-// at the cell's faces.
+// coordinates keep the coefficients small). The interval is widened by a
+// few ulps of tb past tb (and before ta, except in the ray's first cell)
+// so that a crossing on a face between two cells is not lost to rounding.
 FASTMU_HD inline bool patch_crossing(const BilinearPatch& p, float depth, Vec3f pos, Vec3f dir,
                                      float ta, float tb, bool first_cell, float& t) {
   const float za = pos.z + ta * dir.z + depth, zb = pos.z + tb * dir.z + depth;
