@@ -7,8 +7,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <vector>
 
@@ -179,6 +181,34 @@ TEST(TerrainTransport, DetailedEngineMatchesFlatLayersOfTheSameSlantDepth) {
   opt.seed = 6;
   const Arrivals b = arrivals(transport_detailed(flat, lib, beam(n, 15.f), opt));
   expect_same(a, b);
+}
+
+// `fastmu run` with a bad height map: one error line, exit status 1 and no
+// output file (for either engine).
+TEST(TerrainTransport, RunWithABadHeightMapWritesNothing) {
+  if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / fmt::format("fastmu_terrain_run_{}", getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "hill.csv") << "1,2,3\n1,nan,3\n";
+  nlohmann::json doc = terrain_geometry();
+  doc["terrain"]["height_map"] = "hill.csv";  // relative to the JSON's folder
+  std::ofstream(dir / "geom.json") << doc.dump();
+  std::ofstream(dir / "muons.csv") << "px,py,pz,x,y,z,pdg\n0,0,-10,1000,0,2005,13\n";
+  for (const char* engine : {"fast", "detailed"}) {
+    const std::filesystem::path out = dir / "out.csv", log = dir / "log.txt";
+    const std::string cmd = fmt::format(
+        "{} run --engine {} --backend cpu --geometry '{}' --muons '{}' --out '{}' > '{}' 2>&1",
+        FASTMU_BINARY, engine, (dir / "geom.json").string(), (dir / "muons.csv").string(),
+        out.string(), log.string());
+    EXPECT_NE(std::system(cmd.c_str()), 0) << engine;
+    EXPECT_FALSE(std::filesystem::exists(out)) << engine;
+    std::ifstream in(log);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    EXPECT_EQ(text, "fastmu: error: " + (dir / "hill.csv").string() +
+                        ": line 2, column 2: height is not finite\n")
+        << engine;
+  }
 }
 
 }  // namespace
