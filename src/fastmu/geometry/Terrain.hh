@@ -22,8 +22,12 @@ namespace fastmu {
 struct BilinearPatch {
   float xc, yc;
   float a, b, c, d;
-  float lo, hi;  // lowest and highest corner
 };
+
+// min / max as selects: fminf and fmaxf are library calls on the host
+// (their NaN rules keep GCC from using minss), a tenth of a ray test's time.
+FASTMU_HD inline float terrain_min(float a, float b) { return a < b ? a : b; }
+FASTMU_HD inline float terrain_max(float a, float b) { return a > b ? a : b; }
 
 // The cell index along one axis from the grid coordinate g, clamped to the
 // map (positions off the map use the edge cell's patch).
@@ -33,20 +37,32 @@ FASTMU_HD inline std::int32_t terrain_cell_index(float g, std::int32_t n_nodes) 
   return g >= last ? n_nodes - 2 : static_cast<std::int32_t>(g);
 }
 
-FASTMU_HD inline BilinearPatch terrain_patch(const TerrainSurface& s, const float* h,
+// Cell (i, j)'s corner heights: h00 at (x_i, y_j), h10 at (x_i+1, y_j) ...
+struct CellCorners {
+  float h00, h10, h01, h11;
+};
+
+FASTMU_HD inline CellCorners terrain_corners(const TerrainSurface& s, const float* h,
                                              std::int32_t i, std::int32_t j) {
   const float* row = h + s.first + j * s.nx + i;
-  const float h00 = row[0], h10 = row[1], h01 = row[s.nx], h11 = row[s.nx + 1];
+  return {row[0], row[1], row[s.nx], row[s.nx + 1]};
+}
+
+FASTMU_HD inline BilinearPatch terrain_patch(const TerrainSurface& s, std::int32_t i,
+                                             std::int32_t j, const CellCorners& k) {
   BilinearPatch p;
   p.xc = s.x0 + static_cast<float>(i) * s.dx;
   p.yc = s.y0 + static_cast<float>(j) * s.dy;
-  p.a = h00;
-  p.b = (h10 - h00) * s.inv_dx;
-  p.c = (h01 - h00) * s.inv_dy;
-  p.d = (h11 - h10 - h01 + h00) * (s.inv_dx * s.inv_dy);
-  p.lo = fminf(fminf(h00, h10), fminf(h01, h11));
-  p.hi = fmaxf(fmaxf(h00, h10), fmaxf(h01, h11));
+  p.a = k.h00;
+  p.b = (k.h10 - k.h00) * s.inv_dx;
+  p.c = (k.h01 - k.h00) * s.inv_dy;
+  p.d = (k.h11 - k.h10 - k.h01 + k.h00) * (s.inv_dx * s.inv_dy);
   return p;
+}
+
+FASTMU_HD inline BilinearPatch terrain_patch(const TerrainSurface& s, const float* h,
+                                             std::int32_t i, std::int32_t j) {
+  return terrain_patch(s, i, j, terrain_corners(s, h, i, j));
 }
 
 FASTMU_HD inline BilinearPatch terrain_patch_at(const TerrainSurface& s, const float* h, float x,
@@ -93,8 +109,7 @@ FASTMU_HD inline bool first_root(float A, float B, float C, float s_lo, float s_
 // so that a crossing on a face between two cells is not lost to rounding.
 FASTMU_HD inline bool patch_crossing(const BilinearPatch& p, float depth, Vec3f pos, Vec3f dir,
                                      float ta, float tb, bool first_cell, float& t) {
-  const float za = pos.z + ta * dir.z + depth, zb = pos.z + tb * dir.z + depth;
-  if (fmaxf(za, zb) < p.lo || fminf(za, zb) > p.hi) return false;  // no contact possible
+  const float za = pos.z + ta * dir.z + depth;
   const float ua = pos.x + ta * dir.x - p.xc, va = pos.y + ta * dir.y - p.yc;
   const float A = -p.d * dir.x * dir.y;
   const float B = dir.z - p.b * dir.x - p.c * dir.y - p.d * (ua * dir.y + va * dir.x);
@@ -102,7 +117,7 @@ FASTMU_HD inline bool patch_crossing(const BilinearPatch& p, float depth, Vec3f 
   const float slack = 1e-6f + 4e-7f * fabsf(tb);
   float s;
   if (!first_root(A, B, C, first_cell ? 0.f : -slack, tb - ta + slack, s)) return false;
-  t = ta + fmaxf(s, 0.f);
+  t = ta + terrain_max(s, 0.f);
   return true;
 }
 
@@ -117,25 +132,31 @@ FASTMU_HD inline bool terrain_crossing(const TerrainSurface& s, const float* h, 
   std::int32_t j = terrain_cell_index((pos.y + t0 * dir.y - s.y0) * s.inv_dy, s.ny);
   const std::int32_t si = dir.x > 0.f ? 1 : (dir.x < 0.f ? -1 : 0);
   const std::int32_t sj = dir.y > 0.f ? 1 : (dir.y < 0.f ? -1 : 0);
+  const float inv_x = si == 0 ? 0.f : 1.f / dir.x, inv_y = sj == 0 ? 0.f : 1.f / dir.y;
   float ta = t0;
   for (std::int32_t n = 0; n < s.nx + s.ny; ++n) {
     // Ray length to this cell's exit face along x and along y.
     const float tx = si == 0
                          ? 3.0e38f
-                         : (s.x0 + static_cast<float>(i + (si > 0 ? 1 : 0)) * s.dx - pos.x) / dir.x;
+                         : (s.x0 + static_cast<float>(i + (si > 0 ? 1 : 0)) * s.dx - pos.x) * inv_x;
     const float ty = sj == 0
                          ? 3.0e38f
-                         : (s.y0 + static_cast<float>(j + (sj > 0 ? 1 : 0)) * s.dy - pos.y) / dir.y;
-    const float tb = fminf(fminf(tx, ty), t1);
-    if (patch_crossing(terrain_patch(s, h, i, j), depth, pos, dir, ta, fmaxf(tb, ta), n == 0, t)) {
-      if (t <= t1) return true;
-      return false;
+                         : (s.y0 + static_cast<float>(j + (sj > 0 ? 1 : 0)) * s.dy - pos.y) * inv_y;
+    const float tb = terrain_max(terrain_min(terrain_min(tx, ty), t1), ta);
+    // No contact possible when the ray's z over the cell misses its corners'.
+    const CellCorners k = terrain_corners(s, h, i, j);
+    const float za = pos.z + ta * dir.z + depth, zb = pos.z + tb * dir.z + depth;
+    const float lo = terrain_min(terrain_min(k.h00, k.h10), terrain_min(k.h01, k.h11));
+    const float hi = terrain_max(terrain_max(k.h00, k.h10), terrain_max(k.h01, k.h11));
+    if (!(terrain_max(za, zb) < lo || terrain_min(za, zb) > hi) &&
+        patch_crossing(terrain_patch(s, i, j, k), depth, pos, dir, ta, tb, n == 0, t)) {
+      return t <= t1;
     }
     if (!(tb < t1)) return false;
     if (tx <= ty) i += si;
     else j += sj;
     if (i < 0 || i > s.nx - 2 || j < 0 || j > s.ny - 2) return false;
-    ta = fmaxf(tb, ta);
+    ta = tb;
   }
   return false;
 }
@@ -183,8 +204,8 @@ FASTMU_HD inline float terrain_slab_safety(const TerrainSurface& s, const float*
                                            const TerrainSlab& slab, Vec3f pos) {
   const float hz = terrain_height(s, h, pos.x, pos.y);
   float g = 3.0e38f;
-  if (slab.has_upper) g = fminf(g, hz - slab.upper_depth - pos.z);
-  if (slab.has_lower) g = fminf(g, pos.z - (hz - slab.lower_depth));
+  if (slab.has_upper) g = terrain_min(g, hz - slab.upper_depth - pos.z);
+  if (slab.has_lower) g = terrain_min(g, pos.z - (hz - slab.lower_depth));
   return g > 0.f ? g * s.inv_cone : 0.f;
 }
 
@@ -204,7 +225,7 @@ FASTMU_HD inline bool terrain_slab_normal(const TerrainSurface& s, const float* 
   const float inv = 1.f / sqrtf(1.f + hx * hx + hy * hy);
   const float sign = gu <= gl ? 1.f : -1.f;  // the upper surface faces up
   normal = Vec3f{-sign * hx * inv, -sign * hy * inv, sign * inv};
-  gap = fminf(gu, gl) * inv;
+  gap = terrain_min(gu, gl) * inv;
   return true;
 }
 
