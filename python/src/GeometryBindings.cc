@@ -58,7 +58,9 @@ py::list volumes_list(const GeometryParams& g) {
   for (const auto& v : g.volumes()) {
     py::dict d;
     d["name"] = v.name;
-    d["shape"] = v.shape == VolumeShape::box ? "box" : "arb8";
+    d["shape"] = v.shape == VolumeShape::box    ? "box"
+                 : v.shape == VolumeShape::arb8 ? "arb8"
+                                                : "terrain";
     d["min"] = v.lo;
     d["max"] = v.hi;
     if (v.shape == VolumeShape::arb8) {

@@ -76,6 +76,13 @@ void add_volume(pugi::xml_node& structure, const std::string& name, const std::s
 }  // namespace
 
 std::string geometry_to_gdml(const GeometryParams& g, const MaterialLibrary& materials) {
+  // GDML has no height-map solid (a tessellated surface would lose the
+  // bilinear patches): refuse rather than write something else.
+  for (const VolumeDesc& v : g.volumes()) {
+    if (v.shape == VolumeShape::terrain) {
+      throw Error(fmt::format("{}: terrain '{}' cannot be written as GDML", g.source(), v.name));
+    }
+  }
   pugi::xml_document doc;
   pugi::xml_node decl = doc.append_child(pugi::node_declaration);
   decl.append_attribute("version") = "1.0";

@@ -16,12 +16,14 @@ struct SensitivePlane {
 };
 
 // One volume: its axis-aligned bounding box (the solid itself for a box),
-// material id, uniform field, and for an ARB8 the index of its shape record.
+// material id, uniform field, and for an ARB8 or a terrain slab the index of
+// its shape record.
 struct VolumeRecord {
-  Vec3f lo, hi;           // bounding box (m)
-  Vec3f field;            // uniform field inside (T)
-  std::int32_t material;  // index into GeometryParams::material_names()
-  std::int32_t arb8;      // index into the ARB8 shapes, -1 for a box
+  Vec3f lo, hi;               // bounding box (m)
+  Vec3f field;                // uniform field inside (T)
+  std::int32_t material;      // index into GeometryParams::material_names()
+  std::int32_t arb8;          // index into the ARB8 shapes, -1 for a box
+  std::int32_t terrain = -1;  // index into the terrain slabs, -1 for none
 };
 
 // An ARB8 (G4GenericTrap): two quadrilaterals at z_lo and z_lo + 1 / inv_h,
@@ -43,6 +45,31 @@ struct Arb8Shape {
   std::int32_t planar = 0;
   float cx = 0, cy = 0, cz = 0;
   float nx[4] = {}, ny[4] = {}, nz[4] = {}, w[4] = {};
+};
+
+// A height map: surface heights h[j * nx + i] at x = x0 + i dx, y = y0 + j dy
+// (nx, ny >= 2 nodes), interpolated bilinearly within each cell. `lipschitz`
+// bounds |grad h| over the map (a cell's gradient is largest at a corner),
+// so a point at vertical distance g from the surface is at least
+// g / sqrt(1 + lipschitz^2) from it: the safety of a terrain slab.
+struct TerrainSurface {
+  float x0 = 0, y0 = 0, dx = 1, dy = 1, inv_dx = 1, inv_dy = 1;
+  std::int32_t nx = 2, ny = 2;
+  std::int32_t first = 0;  // offset of h[0] in GeometryView::terrain_heights
+  float h_min = 0, h_max = 0;
+  float lipschitz = 0;
+  float inv_cone = 1;  // 1 / sqrt(1 + lipschitz^2)
+};
+
+// The part of a terrain's bounding box between two offset copies of its
+// surface: h - lower_depth <= z <= h - upper_depth, where a side without a
+// surface (has_upper / has_lower 0) is bounded by the box alone. The air
+// above is (lower 0, no upper), a layer (upper d_k, lower d_k+1), the bulk
+// below (upper d_n, no lower). Depths are vertical, in metres.
+struct TerrainSlab {
+  std::int32_t surface = 0;  // index into GeometryView::terrain_surfaces
+  std::int32_t has_upper = 0, has_lower = 0;
+  float upper_depth = 0, lower_depth = 0;
 };
 
 }  // namespace fastmu

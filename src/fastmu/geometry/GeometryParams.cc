@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "fastmu/geometry/GridBuilder.hh"
+#include "fastmu/geometry/TerrainJson.hh"
 
 namespace fastmu {
 
@@ -90,6 +91,7 @@ void GeometryParams::build_device_data() {
     r.field = to_f(v.field);
     r.material = v.material_id;
     r.arb8 = -1;
+    r.terrain = v.terrain_slab;
     if (v.shape == VolumeShape::arb8) {
       Arb8Shape s;
       s.z_lo = static_cast<float>(v.z_center - v.dz);
@@ -111,6 +113,24 @@ void GeometryParams::build_device_data() {
   cell_offsets_ = std::move(index.cell_offsets);
   cell_volumes_ = std::move(index.cell_volumes);
   cell_clearance_ = std::move(index.cell_clearance);
+}
+
+void GeometryParams::add_terrain(TerrainParts&& t) {
+  const auto surface = static_cast<std::int32_t>(terrain_surfaces_.size());
+  const auto first_slab = static_cast<std::int32_t>(terrain_slabs_.size());
+  t.surface.first = static_cast<std::int32_t>(terrain_heights_.size());
+  terrain_surfaces_.push_back(t.surface);
+  terrain_heights_.insert(terrain_heights_.end(), t.heights.begin(), t.heights.end());
+  for (TerrainSlab slab : t.slabs) {
+    slab.surface = surface;
+    terrain_slabs_.push_back(slab);
+  }
+  for (VolumeDesc& v : t.volumes) {
+    v.terrain_slab += first_slab;
+    v.terrain_surface = surface;
+    v.material = material_names_[v.material_id];
+    volumes_.push_back(std::move(v));
+  }
 }
 
 std::size_t GeometryParams::max_candidates_per_cell() const {

@@ -20,20 +20,23 @@
 namespace fastmu {
 
 class MaterialLibrary;
+struct TerrainParts;
 
-enum class VolumeShape : std::int32_t { box = 0, arb8 = 1 };
+enum class VolumeShape : std::int32_t { box = 0, arb8 = 1, terrain = 2 };
 
 // A volume as described in the JSON, in double precision.
 struct VolumeDesc {
   std::string name;
   VolumeShape shape = VolumeShape::box;
-  std::array<double, 3> lo{}, hi{};  // the box, or the ARB8's bounding box
+  std::array<double, 3> lo{}, hi{};  // the box, or the ARB8's or terrain slab's bounding box
   double z_center = 0, dz = 0;       // ARB8 only
   // ARB8 only: 4 (x, y) at z_center - dz then 4 at z_center + dz, as given.
   std::array<std::array<double, 2>, 8> vertices{};
   std::string material;  // name as written (after alias resolution)
   std::int32_t material_id = 0;
   std::array<double, 3> field{};  // uniform field inside (T)
+  // Terrain slab only: indices into terrain_slabs() and terrain_surfaces().
+  std::int32_t terrain_slab = -1, terrain_surface = -1;
 };
 
 class GeometryParams {
@@ -62,6 +65,10 @@ class GeometryParams {
   const std::optional<FieldMapSpec>& field_map() const { return field_map_; }
   // Per-material step lengths [m] from the JSON's "steps" (canonical names).
   const std::map<std::string, double>& material_steps() const { return material_steps_; }
+  // Terrains (key "terrain"): height maps and the slabs between them.
+  const std::vector<TerrainSurface>& terrain_surfaces() const { return terrain_surfaces_; }
+  const std::vector<TerrainSlab>& terrain_slabs() const { return terrain_slabs_; }
+  const std::vector<float>& terrain_heights() const { return terrain_heights_; }
 
   // The grid's shape and the largest candidate list of a cell (diagnostics).
   std::array<std::int32_t, 3> grid_shape() const { return {grid_.nx, grid_.ny, grid_.nz}; }
@@ -84,6 +91,9 @@ class GeometryParams {
     v.grid.cell_clearance = copy(cell_clearance_.data(), cell_clearance_.size());
     v.num_planes = static_cast<std::int32_t>(planes_.size());
     v.planes = copy(planes_.data(), planes_.size());
+    v.terrain_surfaces = copy(terrain_surfaces_.data(), terrain_surfaces_.size());
+    v.terrain_slabs = copy(terrain_slabs_.data(), terrain_slabs_.size());
+    v.terrain_heights = copy(terrain_heights_.data(), terrain_heights_.size());
     return v;
   }
   GeometryView host_view() const {
@@ -95,6 +105,8 @@ class GeometryParams {
     return {static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])};
   }
   void build_device_data();  // records, ARB8 shapes and the grid from volumes_
+  // Appends a terrain's height map, slabs and volumes (TerrainJson.hh).
+  void add_terrain(TerrainParts&& t);
 
   std::string source_;
   std::array<double, 3> world_lo_{}, world_hi_{};
@@ -103,6 +115,9 @@ class GeometryParams {
   std::vector<SensitivePlane> planes_;
   std::optional<FieldMapSpec> field_map_;
   std::map<std::string, double> material_steps_;
+  std::vector<TerrainSurface> terrain_surfaces_;
+  std::vector<TerrainSlab> terrain_slabs_;
+  std::vector<float> terrain_heights_;
 
   std::vector<VolumeRecord> records_;
   std::vector<Arb8Shape> arb8s_;

@@ -1,8 +1,9 @@
 // Read-only view of the geometry for the step loop (host and CUDA): plain
 // pointers and sizes into GeometryParams' arrays, no containers, no virtuals.
 //
-// Convention for points exactly on a surface: boxes and ARB8s are closed sets,
-// so a point on a face shared by two volumes may be located in either.
+// Convention for points exactly on a surface: boxes, ARB8s and terrain slabs
+// are closed sets, so a point on a face shared by two volumes may be located
+// in either.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "fastmu/core/Vec3.hh"
 #include "fastmu/geometry/Arb8.hh"
 #include "fastmu/geometry/GeometryData.hh"
+#include "fastmu/geometry/Terrain.hh"
 #include "fastmu/geometry/UniformGrid.hh"
 
 namespace fastmu {
@@ -46,6 +48,9 @@ struct GeometryView {
   UniformGridView grid;
   std::int32_t num_planes = 0;
   const SensitivePlane* planes = nullptr;  // in JSON order
+  const TerrainSurface* terrain_surfaces = nullptr;
+  const TerrainSlab* terrain_slabs = nullptr;
+  const float* terrain_heights = nullptr;  // all height maps, TerrainSurface::first
 
   // `&`, not `&&`: no branches, so that the CPU can test 8 muons at once.
   FASTMU_HD bool in_world(float x, float y, float z) const {
@@ -58,7 +63,12 @@ struct GeometryView {
     const VolumeRecord& r = volumes[v];
     const bool in_box =
         x >= r.lo.x && x <= r.hi.x && y >= r.lo.y && y <= r.hi.y && z >= r.lo.z && z <= r.hi.z;
-    return in_box && (r.arb8 < 0 || arb8_contains_xy(arb8s[r.arb8], x, y, z));
+    if (!in_box) return false;
+    if (r.terrain >= 0) {
+      const TerrainSlab& slab = terrain_slabs[r.terrain];
+      return terrain_slab_contains(terrain_surfaces[slab.surface], terrain_heights, slab, x, y, z);
+    }
+    return r.arb8 < 0 || arb8_contains_xy(arb8s[r.arb8], x, y, z);
   }
 
   // The volume containing the point, through the grid. Outside the world it
@@ -166,14 +176,18 @@ struct GeometryView {
   // could change (isotropic safety). In the world's material: the nearest of
   // the bounding boxes listed in pos's grid cell, that cell's own faces plus
   // its clearance (volumes of other cells lie beyond them) and the world's
-  // faces. Inside a
-  // volume: its faces (exact for a box and a planar ARB8; a Lipschitz bound
-  // for a twisted one).
+  // faces. Inside a volume: its faces (exact for a box and a planar ARB8; a
+  // Lipschitz bound for a twisted one and a terrain slab).
   FASTMU_HD float safety(Vec3f pos, std::int32_t volume) const {
     const float world = box_inner_distance(pos, world_lo, world_hi);
     if (volume >= 0) {
       const VolumeRecord& r = volumes[volume];
       const float box = box_inner_distance(pos, r.lo, r.hi);
+      if (r.terrain >= 0) {
+        const TerrainSlab& slab = terrain_slabs[r.terrain];
+        return fminf(fminf(box, world), terrain_slab_safety(terrain_surfaces[slab.surface],
+                                                            terrain_heights, slab, pos));
+      }
       if (r.arb8 < 0) return fminf(box, world);
       const Arb8Shape& a = arb8s[r.arb8];
       if (a.planar) return fminf(world, arb8_planar_safety(a, pos));
@@ -203,6 +217,15 @@ struct GeometryView {
                         fabsf(r.hi.y - pos.y), fabsf(pos.z - r.lo.z), fabsf(r.hi.z - pos.z)};
     int best = 0;
     for (int k = 1; k < 6; ++k) best = d[k] < d[best] ? k : best;
+    if (r.terrain >= 0) {  // a surface nearer than every face of the box
+      const TerrainSlab& slab = terrain_slabs[r.terrain];
+      float gap;
+      if (terrain_slab_normal(terrain_surfaces[slab.surface], terrain_heights, slab, pos, normal,
+                              gap) &&
+          gap <= d[best]) {
+        return true;
+      }
+    }
     normal = Vec3f{0.f, 0.f, 0.f};
     const float sign = (best & 1) ? 1.f : -1.f;
     if (best < 2) normal.x = sign;
@@ -215,11 +238,12 @@ struct GeometryView {
   // (> 0 outside, <= 0 inside; the largest plane excess): for a box or a
   // planar ARB8 a signed distance-like function, linear along a straight
   // path near a face, for root finding. False (e untouched) for a twisted
-  // ARB8 and for the world region (v < 0), which have none.
+  // ARB8, a terrain slab (not convex) and the world region (v < 0), which
+  // have none.
   FASTMU_HD bool boundary_excess(std::int32_t v, Vec3f p, float& e) const {
     if (v < 0) return false;
     const VolumeRecord& r = volumes[v];
-    if (r.arb8 >= 0 && !arb8s[r.arb8].planar) return false;
+    if (r.terrain >= 0 || (r.arb8 >= 0 && !arb8s[r.arb8].planar)) return false;
     float g = fmaxf(fmaxf(fmaxf(r.lo.x - p.x, p.x - r.hi.x), fmaxf(r.lo.y - p.y, p.y - r.hi.y)),
                     fmaxf(r.lo.z - p.z, p.z - r.hi.z));
     if (r.arb8 >= 0) {
@@ -237,6 +261,11 @@ struct GeometryView {
     d = exit_1d(pos.y, dir.y, r.lo.y, r.hi.y, d);
     d = exit_1d(pos.z, dir.z, r.lo.z, r.hi.z, d);
     d = d > 0.f ? d : 0.f;
+    if (r.terrain >= 0) {
+      // The slab lies within its box: its exit is at or before the box's.
+      const TerrainSlab& slab = terrain_slabs[r.terrain];
+      return terrain_slab_exit(terrain_surfaces[slab.surface], terrain_heights, slab, pos, dir, d);
+    }
     if (r.arb8 < 0) return d;
     // The solid lies within its box: its exit is at or before the box's.
     const Arb8Shape& a = arb8s[r.arb8];
@@ -252,6 +281,11 @@ struct GeometryView {
     if (!clip_ray_to_slab(pos.x, dir.x, r.lo.x, r.hi.x, t_in, t_out)) return best;
     if (!clip_ray_to_slab(pos.y, dir.y, r.lo.y, r.hi.y, t_in, t_out)) return best;
     if (!clip_ray_to_slab(pos.z, dir.z, r.lo.z, r.hi.z, t_in, t_out)) return best;
+    if (r.terrain >= 0) {
+      const TerrainSlab& slab = terrain_slabs[r.terrain];
+      return terrain_slab_entry(terrain_surfaces[slab.surface], terrain_heights, slab, pos, dir,
+                                t_in, t_out, best);
+    }
     if (r.arb8 < 0) return t_in;
     // The solid lies within its box: its entry is at or after t_in.
     const Arb8Shape& a = arb8s[r.arb8];

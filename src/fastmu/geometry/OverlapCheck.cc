@@ -35,6 +35,11 @@ bool volumes_overlap(const VolumeDesc& a, const VolumeDesc& b) {
     if (common_length(a.lo[k], a.hi[k], b.lo[k], b.hi[k]) <= kLengthTol) return false;
   }
   if (a.shape == VolumeShape::box && b.shape == VolumeShape::box) return true;
+  // The slabs of one terrain part it between them; anything else within a
+  // terrain's box counts as an overlap (terrain slabs hold no volumes).
+  if (a.shape == VolumeShape::terrain || b.shape == VolumeShape::terrain) {
+    return !(a.shape == b.shape && a.terrain_surface == b.terrain_surface);
+  }
   const double z0 = std::max(a.lo[2], b.lo[2]), z1 = std::min(a.hi[2], b.hi[2]);
   constexpr int kHeights = 64;
   // Just inside both ends, then at the centres of kHeights equal intervals.

@@ -48,8 +48,13 @@ struct DetailedEnd {
 namespace detail {
 
 // Beyond a boundary: far enough for float positions to land in the next
-// volume (as the fast transport's kBoundaryPush).
+// volume (as the fast transport's boundary_push: two float ulps of the
+// largest coordinate where that is more than 20 um).
 constexpr double kDetailedPush = 2e-5;  // m
+FASTMU_HD inline double detailed_push(Vec3 pos) {
+  const double m = std::fmax(std::fmax(std::fabs(pos.x), std::fabs(pos.y)), std::fabs(pos.z));
+  return std::fmax(kDetailedPush, 2.4e-7 * m);
+}
 
 // The path [m] the muon flies before it decays: its lab decay length
 // beta gamma c tau times an exponential variate (decay on; the stepper draws
@@ -91,8 +96,8 @@ FASTMU_HD void fly_through_vacuum(DetailedTrack& trk, const DetailedRegion& regi
   for (long n = 0; n < limits.max_steps; ++n) {
     const double d = region.distance(trk.pos, trk.dir);
     Vec3 pos1 = trk.pos, dir1 = trk.dir;
-    const bool decays = to_decay < std::fmin(s_max, d + kDetailedPush);
-    const double s = decays ? to_decay : std::fmin(s_max, d + kDetailedPush);
+    const bool decays = to_decay < std::fmin(s_max, d + detailed_push(trk.pos));
+    const double s = decays ? to_decay : std::fmin(s_max, d + detailed_push(trk.pos));
     field.advance(pos1, dir1, s, p, trk.charge);
     if (region.inside(pos1)) {
       trk.pos = pos1, trk.dir = dir1;
@@ -145,7 +150,7 @@ FASTMU_HD inline MuonStatus segment_status(const DetailedTrack& trk, const Detai
 // it; else the track is pushed into the next volume.
 FASTMU_HD inline MuonStatus cross_boundary(DetailedTrack& trk, const DetailedRegion& region,
                                            const GeometryView& geometry, std::int32_t& plane) {
-  const Vec3 pushed = trk.pos + kDetailedPush * trk.dir;
+  const Vec3 pushed = trk.pos + detailed_push(trk.pos) * trk.dir;
   const std::int32_t k = region.plane_reached(pushed.z);
   if (k < 0) {
     trk.pos = pushed;

@@ -172,6 +172,15 @@ inline MuonTrack make_track(const MuonBatch& in, std::size_t i, const StepOption
 // (ulp of 100 m is 7.6 um) to land inside the next volume.
 inline constexpr float kBoundaryPush = 2e-5f;  // m
 
+// The push beyond a boundary from r: kBoundaryPush, or two float ulps of r's
+// largest coordinate where that is more (beyond 84 m from the origin, e.g.
+// a terrain kilometres across: the ulp of 2 km is 122 um), so that the push
+// always moves the position and a step at a boundary cannot stall.
+FASTMU_HD FASTMU_FORCEINLINE float boundary_push(Vec3f r) {
+  const float m = fmaxf(fmaxf(fabsf(r.x), fabsf(r.y)), fabsf(r.z));
+  return fmaxf(kBoundaryPush, 2.4e-7f * m);
+}
+
 // A step cut by a curved path leaving its volume ends within this path
 // length beyond the exit (bisection on the path length).
 inline constexpr float kBoundaryTolerance = 1e-5f;  // m
@@ -204,7 +213,7 @@ inline constexpr bool kRefreshSafety = true;
 // kMaxTinySteps consecutive boundary-cut steps of at most kTinyStep, the next
 // step is a whole table step that ignores the boundary (as the fixed-step
 // method takes every step): its material and field are those of its start.
-inline constexpr float kTinyStep = 2.0f * kBoundaryPush;  // m
+inline constexpr float kTinyStep = 2.0f * kBoundaryPush;  // m (2 boundary_push far out)
 inline constexpr std::int32_t kMaxTinySteps = 4;
 
 // Kept from the nearest sensitive plane's z when the plane checks are skipped:
@@ -437,7 +446,7 @@ FASTMU_HD FASTMU_FORCEINLINE BoundaryCut cut_at_boundary(const Env& env, Vec3f r
   }
   const float dist = c.inside ? d : env.distance_to_boundary(r, u, volume, d);
   if (dist < d) {
-    c.h = (dist > 0.0f ? dist : 0.0f) + kBoundaryPush;
+    c.h = (dist > 0.0f ? dist : 0.0f) + boundary_push(r);
     c.crossing = true;
   }
   return c;
@@ -492,7 +501,7 @@ FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, Random
   s.escape = false;
   s.inside = false;
   if (t == nullptr && !in_field) {
-    s.h = env.free_flight_distance(m.r, u) + kBoundaryPush;
+    s.h = env.free_flight_distance(m.r, u) + boundary_push(m.r);
     s.crossing = true;
   } else {
     const float d = t != nullptr ? t->step : opt.step;
@@ -562,8 +571,9 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   // path (g is nearly linear there: one or two moves), else by bisection on
   // the location.
   if (needs_end_check(in_field, m.safety, h, s.escape, s.inside, kappa, b_abs)) {
-    const float check = crossing ? h - 2.0f * kBoundaryPush : h;
-    const Vec3f check_r = crossing ? end.r - (2.0f * kBoundaryPush) * end.u : end.r;
+    const float back = 2.0f * boundary_push(start.r);
+    const float check = crossing ? h - back : h;
+    const Vec3f check_r = crossing ? end.r - back * end.u : end.r;
     float g_hi = 0.0f;
     const bool graded = env.boundary_excess(s.loc.volume, check_r, g_hi);
     if (!graded) g_hi = boundary_side(env, s.loc.volume, check_r);
@@ -621,7 +631,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   // The path is at least the displacement; beyond a boundary (or after an
   // escape step, which may have crossed one): look up again.
   m.safety = (crossing || s.escape) && hit < 0 ? 0.0f : m.safety - h;
-  m.tiny_steps = crossing && !(h > kTinyStep) ? m.tiny_steps + 1 : 0;
+  m.tiny_steps = crossing && !(h > 2.0f * boundary_push(start.r)) ? m.tiny_steps + 1 : 0;
   if (s.table != nullptr) {
     const float ratio = h == s.table->step ? 1.0f : h * s.table->inv_step;
     // A step inside its volume takes its kick at the middle; one that ends
