@@ -124,10 +124,11 @@ TEST(Underground, FastMatchesDetailedThroughRock) {
         geometry, materials, vertical_beam(c.p, c.n_detailed), DetailedTransportOptions{});
     const double bottom = -setup.column_m() + 1e-3;
     const Exit f = exit_summary(fast, bottom), d = exit_summary(detailed, bottom);
-    std::printf("%g GeV/c through %g m.w.e.: survival %.3f +- %.3f (detailed %.3f +- %.3f), "
-                "median %.1f +- %.1f GeV/c (detailed %.1f +- %.1f)\n",
-                c.p, c.depth_mwe, f.survival, f.survival_err, d.survival, d.survival_err, f.median,
-                f.median_err, d.median, d.median_err);
+    std::printf(
+        "%g GeV/c through %g m.w.e.: survival %.3f +- %.3f (detailed %.3f +- %.3f), "
+        "median %.1f +- %.1f GeV/c (detailed %.1f +- %.1f)\n",
+        c.p, c.depth_mwe, f.survival, f.survival_err, d.survival, d.survival_err, f.median,
+        f.median_err, d.median, d.median_err);
     EXPECT_LE(std::abs(f.survival - d.survival),
               std::max(0.03, 3 * std::hypot(f.survival_err, d.survival_err)))
         << c.p;

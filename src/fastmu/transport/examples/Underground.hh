@@ -22,9 +22,9 @@
 namespace fastmu {
 
 struct UndergroundSetup {
-  double depth_mwe = 10000;                // the column's depth [m.w.e. = hg/cm^2]
-  double e_min = 100, e_max = 1e5;         // surface total energy range [GeV]
-  double density = 2.65;                   // standard rock [g/cm^3]
+  double depth_mwe = 10000;         // the column's depth [m.w.e. = hg/cm^2]
+  double e_min = 100, e_max = 1e5;  // surface total energy range [GeV]
+  double density = 2.65;            // standard rock [g/cm^3]
   double column_m() const { return depth_mwe * 1.0 / density; }  // [m] (1 m.w.e. = 100 g/cm^2)
 };
 
