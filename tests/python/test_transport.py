@@ -140,15 +140,17 @@ def test_tables_from_cache(iron_block, tmp_path):
     out = fastmu.transport(muons(20), iron_block, all=True, cache=tmp_path / "long")
     assert out["status"].shape == (20,)
     # The 2 cm table, its ladder (transport/step/StepLengths.hh: 10, 5, 2.5, 1.25 mm)
-    # and the long steps of fast muons: 4, 8, 16 cm from 5, 10, 20 GeV/c.
+    # and the long steps of fast muons: 4, 8, ..., 256 cm from 5, 10, ..., 320 GeV/c,
+    # all on the cache's grid to 100 TeV/c (163 bins).
     # (File names: material, step and a hash of everything that made the table.)
     files = sorted((tmp_path / "long").glob("G4_Fe_step*mm_*_v1.h5"))
     tables = {round(fastmu.load_table(f).info["step"] * 1000, 3): fastmu.load_table(f) for f in files}
-    assert sorted(tables) == [1.25, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0]
-    assert tables[20.0].info["samples"] == 95 * 2000
+    assert sorted(tables) == [1.25, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0, 640.0,
+                              1280.0, 2560.0]
+    assert tables[20.0].info["samples"] == 163 * 2000
     assert tables[160.0].info["samples"] < tables[20.0].info["samples"]  # from 20 GeV/c only
     assert str(fastmu.table_cache_dir(tmp_path)) == str(tmp_path)
-    # 50 GeV/c muons through 10 m of iron: 16 cm steps, or 2 cm ones without long steps.
+    # 50 GeV/c muons through 10 m of iron: 32 cm steps, or 2 cm ones without long steps.
     fixed = fastmu.transport(muons(20), iron_block, all=True, cache=tmp_path / "fixed",
                              long_steps=0)
     assert len(list((tmp_path / "fixed").glob("G4_Fe_step*mm_*_v1.h5"))) == 5
