@@ -329,10 +329,11 @@ TEST_F(StreamRun, TwoMpiRanksShareTheCacheBuilds) {
   if (!std::filesystem::exists(FASTMU_MPIEXEC)) GTEST_SKIP() << FASTMU_MPIEXEC << " not found";
   const std::string mpirun = mpirun_two_ranks();
   // A 2 mm step for iron: its table and one ladder entry (1 mm), 1000 samples
-  // per momentum bin.
-  const std::string base = " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
-                           (dir_ / "mu.csv").string() +
-                           "' --backend cpu --seed 5 --step 0.002 --long-steps 0 --all --out '";
+  // per momentum bin, the 95 bins up to 400 GeV/c (--p-max).
+  const std::string base =
+      " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
+      (dir_ / "mu.csv").string() +
+      "' --backend cpu --seed 5 --step 0.002 --long-steps 0 --p-max 400 --all --out '";
   const auto env = [&](const char* cache) {
     return "SOURCE_DATE_EPOCH=1795000000 FASTMU_CACHE_SAMPLES=1000 FASTMU_CACHE='" +
            (dir_ / cache).string() + "' ";
@@ -396,7 +397,7 @@ TEST_F(StreamRun, TwoMpiRanksDrawOneProgressBarOverAllRanks) {
   const std::string base =
       " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
       (dir_ / "mu.csv").string() +
-      "' --backend cpu --seed 5 --step 0.002 --long-steps 0 --chunk-rows 1000 --out '";
+      "' --backend cpu --seed 5 --step 0.002 --long-steps 0 --p-max 400 --chunk-rows 1000 --out '";
   const std::string env =
       "FASTMU_CACHE_SAMPLES=200 FASTMU_CACHE='" + (dir_ / "cache").string() + "' ";
   ASSERT_EQ(
@@ -433,12 +434,13 @@ TEST_F(StreamRun, TwoMpiRanksDrawOneProgressBarOverAllRanks) {
   std::string bad = slurp(dir_ / "mu.csv");
   bad += "0,0,5,0,0,0,11,1\n";
   std::ofstream(dir_ / "bad.csv") << bad;
-  EXPECT_NE(run("FASTMU_PROGRESS=1 " + env + mpirun,
-                " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
-                    (dir_ / "bad.csv").string() +
-                    "' --backend cpu --step 0.002 --long-steps 0 --chunk-rows 500 --out '" +
-                    (dir_ / "bad.h5").string() + "' --threads 1"),
-            0);
+  EXPECT_NE(
+      run("FASTMU_PROGRESS=1 " + env + mpirun,
+          " run --geometry '" + (dir_ / "geo.json").string() + "' --muons '" +
+              (dir_ / "bad.csv").string() +
+              "' --backend cpu --step 0.002 --long-steps 0 --p-max 400 --chunk-rows 500 --out '" +
+              (dir_ / "bad.h5").string() + "' --threads 1"),
+      0);
   EXPECT_NE(log().find("column pdg"), std::string::npos) << log();
   EXPECT_FALSE(std::filesystem::exists(dir_ / "bad.h5"));
 #endif
