@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../SanitizerBuild.hh"
 #include "TestTables.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/ColumnTable.hh"
@@ -25,16 +26,8 @@ namespace {
 
 // A --max-memory bound just above what the tables and geometry take: the
 // process's resident size, which AddressSanitizer's shadow memory inflates.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FASTMU_TEST_UNDER_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(FASTMU_TEST_UNDER_ASAN)
-constexpr const char* kSmallMemoryBound = " --max-memory 800MB";
-#else
-constexpr const char* kSmallMemoryBound = " --max-memory 300MB";
-#endif
+constexpr const char* kSmallMemoryBound =
+    test::kUnderAsan ? " --max-memory 800MB" : " --max-memory 300MB";
 
 std::filesystem::path work_dir() {
   const auto d = std::filesystem::temp_directory_path() / "fastmu_stream_run_test";

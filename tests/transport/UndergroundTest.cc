@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../SanitizerBuild.hh"
+
 #include "fastmu/geometry/GeometryParams.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/tables/TableCache.hh"
@@ -20,20 +22,6 @@
 #include "fastmu/transport/detailed/DetailedTransport.hh"
 #include "fastmu/transport/examples/Examples.hh"
 #include "fastmu/transport/examples/Underground.hh"
-
-// Statistics checks: under AddressSanitizer (CI's second build) the standard
-// rock tables alone take minutes, and the code they run is checked there by
-// the smaller tests (LadderSampler, the transport's own).
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FASTMU_TEST_UNDER_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(FASTMU_TEST_UNDER_ASAN)
-constexpr bool kUnderAsan = true;
-#else
-constexpr bool kUnderAsan = false;
-#endif
 
 namespace fastmu {
 namespace {
@@ -46,7 +34,7 @@ TransportParams rock_params(const UndergroundSetup& s, MaterialLibrary& material
 }
 
 TEST(Underground, VerticalIntensityFollowsMenon) {
-  if (kUnderAsan) GTEST_SKIP() << "statistics check: Release builds only";
+  if (test::kUnderAsan) GTEST_SKIP() << "statistics check: Release builds only";
   const UndergroundSetup setup;
   MaterialLibrary materials;
   TableCache cache;
@@ -106,7 +94,7 @@ MuonBatch vertical_beam(double p, std::size_t n) {
 // within 5 %, here or within three standard errors of the difference (the
 // detailed engine's sample is small on two CPU cores).
 TEST(Underground, FastMatchesDetailedThroughRock) {
-  if (kUnderAsan) GTEST_SKIP() << "statistics check: Release builds only";
+  if (test::kUnderAsan) GTEST_SKIP() << "statistics check: Release builds only";
   struct Case {
     double p, depth_mwe;
     std::size_t n_detailed;
