@@ -65,7 +65,7 @@ struct RunArgs {
   std::string decay = "on";
   std::int64_t max_steps = 100000;
   double p_kill = 0.18;
-  double p_max = kCacheTopMomentum;
+  std::string p_max = "auto";  // the tables' top: auto (the input's) or GeV/c
   int threads = 0;
   int gpus = 0;
   std::string max_memory;
@@ -78,6 +78,27 @@ struct RunArgs {
   std::string out_dir = ".";
   bool no_plot = false;
 };
+
+// --p-max: a momentum in [1, kCacheTopMomentum] GeV/c, or "auto": the
+// highest |p| of the input file, read once before the tables are looked up,
+// so that a file of 20 GeV/c muons builds tables to 20 GeV/c, not 100 TeV/c
+// (a bad row is named here as the run would name it).
+double tables_top(const RunArgs& a) {
+  if (a.p_max == "auto") {
+    MuonReader reader(a.muons, a.threads, MuonRowLimits{});
+    MuonBatch chunk;
+    double top = 0;
+    while (reader.read(std::size_t{1} << 20, chunk)) top = std::max(top, chunk.highest_momentum());
+    return top > 0 ? top : 1.0;
+  }
+  char* end = nullptr;
+  const double p = std::strtod(a.p_max.c_str(), &end);
+  if (a.p_max.empty() || *end != '\0' || !(p >= 1.0 && p <= kCacheTopMomentum)) {
+    throw Error(fmt::format("--p-max: '{}' is neither auto nor a momentum in [1, {:g}] GeV/c",
+                            a.p_max, kCacheTopMomentum));
+  }
+  return p;
+}
 
 StepOptions step_options(const RunArgs& a) {
   return checked_step_options(
@@ -365,11 +386,11 @@ void run_files(const RunArgs& a) {
   // the ranks build missing ones together (MpiTableBuilds.hh).
   cache.share_builds(mpi::bin_share());
   cache.build_options().threads = mpi::threads_per_rank(a.threads);
-  cache.build_options().p_top = a.p_max;
   TableSet given;
   mpi::collective([&] {
     geometry = std::make_shared<const GeometryParams>(load_geometry_file(a.geometry, materials));
     given = load_tables(a.tables);
+    cache.build_options().p_top = tables_top(a);
   });
   times.geometry = seconds_since(t_run);
   trace("run: geometry loaded");
@@ -702,10 +723,10 @@ void register_run_command(CLI::App& app) {
   run->add_option("--max-steps", a->max_steps, "step limit per muon")->capture_default_str();
   run->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
   run->add_option("--p-max", a->p_max,
-                  "the tables' top momentum [GeV/c]: tables from the cache are built up to the "
-                  "first bin edge at or above it (a lower top builds fewer bins; muons above it "
-                  "follow --above-tables)")
-      ->check(CLI::Range(1.0, kCacheTopMomentum))
+                  "the tables' top momentum [GeV/c], at most 1e5: tables from the cache are built "
+                  "up to the first bin edge at or above it; muons above it follow --above-tables. "
+                  "auto: the input's highest |p| (the file is read once more; give a number to "
+                  "skip that for large files)")
       ->capture_default_str();
   run->add_option("--threads", a->threads, "CPU threads (0: all)")->capture_default_str();
   run->add_option("--gpus", a->gpus, "GPUs for the CUDA backend (0: all visible)")
