@@ -177,9 +177,10 @@ TEST(Terrain, SlabsAndOverlaps) {
   EXPECT_EQ(g.volumes()[1].name, "hill.layers[0]");
   EXPECT_EQ(g.volumes()[2].name, "hill.below");
   EXPECT_EQ(g.volumes()[2].shape, VolumeShape::terrain);
-  doc["volumes"] = {test::box_json("cave", {0, 0, -5}, {1, 1, -4})};
+  // (json::array: a braced single object would be that object under clang)
+  doc["volumes"] = nlohmann::json::array({test::box_json("cave", {0, 0, -5}, {1, 1, -4})});
   EXPECT_NE(test::load_error(doc).find("volumes 'cave' and 'hill"), std::string::npos);
-  doc["volumes"] = {test::box_json("outside", {45, 0, 0}, {46, 1, 1})};
+  doc["volumes"] = nlohmann::json::array({test::box_json("outside", {45, 0, 0}, {46, 1, 1})});
   EXPECT_EQ(test::load_error(doc), "");
   // Air of the world's material: no volume for it.
   doc["terrain"].erase("above");

@@ -13,8 +13,11 @@
 namespace fastmu {
 namespace {
 
+// One folder per test: ctest runs the tests of this file at once, and a
+// shared log.txt would hold the other test's lines.
 std::filesystem::path work_dir() {
-  const auto d = std::filesystem::temp_directory_path() / "fastmu_run_command_test";
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const auto d = std::filesystem::temp_directory_path() / "fastmu_run_command_test" / info->name();
   std::filesystem::create_directories(d);
   return d;
 }
