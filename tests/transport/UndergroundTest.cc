@@ -18,6 +18,7 @@
 #include "fastmu/geometry/GeometryParams.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/tables/TableCache.hh"
+#include "fastmu/transport/MuonRowCheck.hh"
 #include "fastmu/transport/Transport.hh"
 #include "fastmu/transport/detailed/DetailedTransport.hh"
 #include "fastmu/transport/examples/Examples.hh"
@@ -39,7 +40,7 @@ TEST(Underground, VerticalIntensityFollowsMenon) {
   MaterialLibrary materials;
   TableCache cache;
   const MuonBatch muons = underground_muons(setup, 20000, 1);
-  const TransportParams params = rock_params(setup, materials, cache, muons.highest_momentum());
+  const TransportParams params = rock_params(setup, materials, cache, highest_momentum(muons));
   const TransportResult r = transport(params, muons, Backend::cpu, 0);
   // Menon et al. fitted the data from 3000 m.w.e. down; the goal is
   // the spread of the world data, 35 %.

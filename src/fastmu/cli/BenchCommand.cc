@@ -17,6 +17,7 @@
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/tables/TableCache.hh"
+#include "fastmu/transport/MuonRowCheck.hh"
 #include "fastmu/transport/Transport.hh"
 #include "fastmu/transport/cuda/CudaTransport.hh"
 #include "fastmu/transport/examples/Examples.hh"
@@ -52,7 +53,7 @@ void bench_case(const BenchArgs& a, const std::string& name) {
       a.n ? a.n : (backend == Backend::cuda ? 4'000'000 : (ship ? 20'000 : 200'000));
   const MuonBatch muons = ship ? ship_muons(n, a.seed) : iron_block_muons(n);
   TableCache cache;
-  cache.build_options().p_top = muons.highest_momentum();  // tables as far up as the muons
+  cache.build_options().p_top = highest_momentum(muons);  // tables as far up as the muons
   const TransportParams params =
       ship ? make_transport_params(make_ship_shield_json("warm"), "ship(warm)", materials, {},
                                    &cache, opt)

@@ -38,6 +38,7 @@
 #include "fastmu/physics/LadderSampler.hh"
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/tables/TableFile.hh"
+#include "fastmu/transport/MuonRowCheck.hh"
 #include "fastmu/transport/StepOptionsCheck.hh"
 #include "fastmu/transport/Transport.hh"
 #include "fastmu/transport/cuda/CudaSession.hh"
@@ -88,7 +89,7 @@ double tables_top(const RunArgs& a) {
     MuonReader reader(a.muons, a.threads, MuonRowLimits{});
     MuonBatch chunk;
     double top = 0;
-    while (reader.read(std::size_t{1} << 20, chunk)) top = std::max(top, chunk.highest_momentum());
+    while (reader.read(std::size_t{1} << 20, chunk)) top = std::max(top, highest_momentum(chunk));
     return top > 0 ? top : 1.0;
   }
   char* end = nullptr;
@@ -620,7 +621,7 @@ void run_ship(const RunArgs& a) {
   MaterialLibrary materials;
   const MuonBatch muons = ship_muons(n, a.seed);
   TableCache cache;
-  cache.build_options().p_top = muons.highest_momentum();  // tables as far up as the muons
+  cache.build_options().p_top = highest_momentum(muons);  // tables as far up as the muons
   const TransportParams params =
       example_params(a, make_ship_shield_json("warm"), "ship(warm)", materials, cache);
   std::printf("ship: %zu muons (synthetic flux, seed %llu) through the warm_baseline shield\n", n,
@@ -648,7 +649,7 @@ void run_underground(const RunArgs& a) {
   MaterialLibrary materials;
   TableCache cache;
   const MuonBatch muons = underground_muons(setup, n, a.seed);
-  cache.build_options().p_top = muons.highest_momentum();
+  cache.build_options().p_top = highest_momentum(muons);
   const TransportParams params =
       example_params(a, underground_geometry_json(setup), "underground", materials, cache);
   std::printf(

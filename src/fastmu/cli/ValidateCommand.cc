@@ -27,6 +27,7 @@
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/tables/TableCache.hh"
+#include "fastmu/transport/MuonRowCheck.hh"
 #include "fastmu/transport/StepOptionsCheck.hh"
 #include "fastmu/transport/Transport.hh"
 #include "fastmu/transport/detailed/DetailedTransport.hh"
@@ -155,7 +156,7 @@ void run_validate(const ValidateArgs& a) {
   const Backend backend = resolve_backend(parse_backend(a.backend));
 
   TableCache cache;
-  cache.build_options().p_top = muons.highest_momentum();  // tables as far up as the muons
+  cache.build_options().p_top = highest_momentum(muons);  // tables as far up as the muons
   const TransportParams params = make_transport_params(geometry, materials, {}, &cache, opt);
   // Both engines must reach every muon: the fast transport's tables too.
   check_muon_rows(muons, params.row_limits(MomentumPolicy::refuse), source);

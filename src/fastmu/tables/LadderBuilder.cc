@@ -37,6 +37,9 @@ constexpr double kRoundGrowth = 4.0;
 // 40 GeV/c on: 32 cm of iron and up) are sampled by histories of their own
 // whose production range cut grows with the step (LadderBuilder.hh).
 constexpr double kLongRungFactor = 8.0;
+bool is_long_rung(double step, double d) {
+  return d > 0 && step > kLongRungFactor * d * (1 + 1e-9);
+}
 
 // A rung in ascending step order, with what the build needs to know of it.
 struct Rung {
@@ -109,7 +112,7 @@ std::vector<RungGroup> rung_groups(const std::vector<Rung>& rungs, std::vector<T
   const double d = reference_step(rungs);
   std::vector<RungGroup> groups;
   for (std::size_t k = 0; k < rungs.size(); ++k) {
-    const bool long_rung = d > 0 && rungs[k].step > kLongRungFactor * d * (1 + 1e-9);
+    const bool long_rung = is_long_rung(rungs[k].step, d);
     if (groups.empty() || (long_rung && groups.size() == 1)) {
       RungGroup g;
       g.spec.physics = physics;
@@ -345,7 +348,7 @@ std::string ladder_generator(const std::vector<LadderRung>& rungs, const TableBu
     if (r.p_from == 0) d = std::max(d, r.step_m);
   }
   for (double step : steps) {
-    if (d > 0 && step > kLongRungFactor * d * (1 + 1e-9)) {
+    if (is_long_rung(step, d)) {
       s += fmt::format("steps from {:.17g} m by histories of their own, range cut {:.17g} m; ",
                        step, physics.production_cut_m * step / d);
       break;

@@ -6,7 +6,6 @@
 // those that reached a sensitive plane, each with its id.
 #pragma once
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -47,16 +46,6 @@ struct MuonBatch {
     px.push_back(px_), py.push_back(py_), pz.push_back(pz_);
     x.push_back(x_), y.push_back(y_), z.push_back(z_);
     pdg.push_back(pdg_), weight.push_back(weight_);
-  }
-  // The largest |p| [GeV/c] (0 for none): how far up a run's tables must
-  // reach (TableBuildOptions::p_top).
-  double highest_momentum() const {
-    double top2 = 0;
-    for (std::size_t i = 0; i < size(); ++i) {
-      const double p2 = double(px[i]) * px[i] + double(py[i]) * py[i] + double(pz[i]) * pz[i];
-      top2 = p2 > top2 ? p2 : top2;
-    }
-    return std::sqrt(top2);
   }
 };
 

@@ -44,6 +44,15 @@ FASTMU_HD FASTMU_FORCEINLINE double row_momentum(double px, double py, double pz
   return s * sqrt(a * a + b * b + c * c);
 }
 
+// The largest |p| of a batch [GeV/c] (0 for none): how far up a run's
+// tables must reach (TableBuildOptions::p_top).
+inline double highest_momentum(const MuonBatch& b) {
+  double top = 0;
+  for (std::size_t i = 0; i < b.size(); ++i)
+    top = fmax(top, row_momentum(b.px[i], b.py[i], b.pz[i]));
+  return top;
+}
+
 // Whether row v = px,py,pz,x,y,z,pdg,weight can be transported. T: float or
 // double (file rows, NumPy and device arrays).
 template <class T>
