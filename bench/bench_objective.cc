@@ -1,9 +1,12 @@
 // Cost of the differentiable window objective against the forward
 // transport on the SHiP-like warm_baseline shield, same muons, same backend:
 // BM_ShipForward (transport), BM_ShipObjectiveValue (the objective without
-// tangents) and BM_ShipObjectiveGradient (value and the gradient with respect
-// to every magnet's field). Arguments: muons, backend (0 = CPU all threads,
-// 1 = CUDA; skipped without a GPU). Tables: the cache ($FASTMU_CACHE).
+// gradient), BM_ShipObjectiveGradient and BM_ShipObjectiveFieldTangents (value
+// and the gradient with respect to every magnet's field, by the adjoint and
+// by forward tangents) and BM_ShipObjectiveEveryColumn (value and the
+// gradient with respect to all 15 columns of every magnet, by the adjoint).
+// Arguments: muons, backend (0 = CPU all threads, 1 = CUDA; skipped without
+// a GPU). Tables: the cache ($FASTMU_CACHE).
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -13,6 +16,7 @@
 #include "fastmu/transport/Transport.hh"
 #include "fastmu/transport/examples/Examples.hh"
 #include "fastmu/transport/gradient/Objective.hh"
+#include "fastmu/transport/gradient/ShipParameters.hh"
 
 namespace fastmu {
 namespace {
@@ -24,6 +28,7 @@ struct ShipCase {
   TransportParams params =
       make_transport_params(make_ship_shield_json(magnets), "ship", materials, {}, &cache, {});
   FieldParameters fields = make_fields(magnets);
+  FieldParameters every = ship_objective_parameters(magnets, ship_every_column(magnets.size()));
 
   static FieldParameters make_fields(const std::vector<ShipMagnetParameters>& m) {
     const ShipFieldParameters f = ship_field_parameters(m);
@@ -74,17 +79,20 @@ void BM_ShipForward(benchmark::State& state) {
   set_rate(state, muons.size());
 }
 
-void run_objective(benchmark::State& state, bool gradient) {
+void run_objective(benchmark::State& state, bool gradient,
+                   GradientMethod method = GradientMethod::adjoint, bool every = false) {
   Backend backend;
   if (!backend_of(state, backend)) return;
   ShipCase& c = ship_case();
   const MuonBatch muons = ship_muons(static_cast<std::size_t>(state.range(0)), 1);
   WindowObjectiveOptions o;
   o.gradient = gradient;
+  o.method = method;
   o.per_muon = false;  // the sums only, as fastmu.ship.objective without details
-  window_objective(c.params, muons, c.fields, o, backend);  // warm-up
+  const FieldParameters& fp = every ? c.every : c.fields;
+  window_objective(c.params, muons, fp, o, backend);  // warm-up
   for (auto _ : state) {
-    const WindowObjectiveResult r = window_objective(c.params, muons, c.fields, o, backend);
+    const WindowObjectiveResult r = window_objective(c.params, muons, fp, o, backend);
     benchmark::DoNotOptimize(r.value);
   }
   set_rate(state, muons.size());
@@ -92,6 +100,12 @@ void run_objective(benchmark::State& state, bool gradient) {
 
 void BM_ShipObjectiveValue(benchmark::State& state) { run_objective(state, false); }
 void BM_ShipObjectiveGradient(benchmark::State& state) { run_objective(state, true); }
+void BM_ShipObjectiveFieldTangents(benchmark::State& state) {
+  run_objective(state, true, GradientMethod::tangent);
+}
+void BM_ShipObjectiveEveryColumn(benchmark::State& state) {
+  run_objective(state, true, GradientMethod::adjoint, true);
+}
 
 // 2e4 muons on the CPU, 1e6 on the GPU.
 void ship_args(benchmark::internal::Benchmark* b) {
@@ -100,6 +114,8 @@ void ship_args(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_ShipForward)->Apply(ship_args);
 BENCHMARK(BM_ShipObjectiveValue)->Apply(ship_args);
 BENCHMARK(BM_ShipObjectiveGradient)->Apply(ship_args);
+BENCHMARK(BM_ShipObjectiveFieldTangents)->Apply(ship_args);
+BENCHMARK(BM_ShipObjectiveEveryColumn)->Apply(ship_args);
 
 }  // namespace
 }  // namespace fastmu

@@ -11,8 +11,9 @@ curves in one PNG.
 
 The defaults run in a few minutes on two CPU cores. On a GPU, e.g.
     --backend cuda --n-train 200000 --n-test 1000000 --iterations 60
-(each gradient iteration is one transport pass per magnet: 7 passes of
-n-train muons, and the CMA-ES gets 7 evaluations of n-train muons for each).
+(a gradient iteration is a transport of the n-train muons and the adjoint's
+backward pass, counted as two transports: the CMA-ES gets two evaluations
+of n-train muons for each).
 """
 
 import argparse
@@ -62,7 +63,9 @@ def keep_in_tunnel(p):
 
 class Problem:
     """The loss of designs x in [0, 1]^n (the bounds' unit box), counting
-    muon transports (a gradient call transports the muons once per pass)."""
+    muon transports. A gradient call counts two: the adjoint's replay and
+    backward pass cost less than one more transport (1.8x the forward
+    transport on one H200, 1.2x on the CPU: BENCHMARKS.md "Python")."""
 
     def __init__(self, base, muons, options):
         self.base, self.muons, self.options = base, muons, options
@@ -85,8 +88,8 @@ class Problem:
 
     def value_and_grad(self, x):
         p = self.design(x)
-        value, grad, info = fastmu.ship.loss(self.muons, p, details=True, **self.options)
-        self.transports += len(self.muons) * info["objective"]["passes"]
+        value, grad = fastmu.ship.loss(self.muons, p, **self.options)
+        self.transports += 2 * len(self.muons)
         return value, (grad * (self.hi - self.lo))[self.free]
 
 

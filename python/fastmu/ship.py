@@ -67,11 +67,12 @@ def _shape_geometry(params, world_material):
     return _SHAPES.get(key, lambda: geometry(params, world_material))
 
 
-def _gradient_passes(columns, shape):
-    """The (magnet, column) pairs of each pass of objective(): at most 16 per
-    pass (kMaxFieldParameters), a magnet's columns in one pass, magnets in
-    order (a pass's tangents stay zero, and cost nothing, until the muons
-    reach its first magnet)."""
+def _gradient_passes(columns, shape, method="adjoint"):
+    """The (magnet, column) pairs of each pass of objective(): all in one pass
+    with the adjoint; with forward tangents at most 16 per pass
+    (kMaxFieldParameters), a magnet's columns in one pass, magnets in order
+    (a pass's tangents stay zero, and cost nothing, until the muons reach its
+    first magnet)."""
     n = shape[0]
     if isinstance(columns, str):
         if columns not in ("all", "fields"):
@@ -85,6 +86,9 @@ def _gradient_passes(columns, shape):
         mask = np.asarray(columns, dtype=bool)
         if mask.shape != shape:
             raise Error(f"objective: a columns mask must have shape {shape}, got {mask.shape}")
+    if method == "adjoint":
+        pairs = [(m, c) for m in range(n) for c in range(15) if mask[m, c]]
+        return [pairs] if pairs else []
     passes, current = [], []
     for m in range(n):
         group = [(m, c) for c in range(15) if mask[m, c]]
@@ -100,7 +104,7 @@ def _gradient_passes(columns, shape):
 def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="auto",
               world_material="G4_AIR", tables=None, cache=True, step=0.02, p_kill=0.18,
               max_steps=100000, threads=0, first_id=0, boundary_softening=0.0,
-              max_tangent=100.0, details=False, long_steps=3, columns="all"):
+              max_tangent=100.0, details=False, long_steps=3, columns="all", method="adjoint"):
     """The smooth objective of a design and its gradient.
 
     value = sum over muons crossing the sensitive plane (z = 82 m) of
@@ -108,16 +112,19 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     the signed distance to the window's nearest edge (> 0 inside); with
     smoothing = 0 it is the hard count of muons inside the window, the
     forward transport's status-0 count (see below). The gradient is pathwise
-    (forward-mode tangents with the forward transport's random numbers, per
-    (seed, muon id)) plus the terms of moving faces: d value / d params, in
-    1/cm for the dimension columns and 1/T for B. What it leaves out
+    (the derivative of each muon's path with the forward transport's random
+    numbers, per (seed, muon id)) plus the terms of moving faces: d value /
+    d params, in 1/cm for the dimension columns and 1/T for B. What it leaves out
     (docs/python-and-gradients.md "Gradients"): changes of volume, material,
     momentum bin or step count, and muons that start or stop touching a
     block as its edges move.
     columns: which gradient columns to compute: "all" (the default), "fields"
       (the B column only: one pass) or a boolean (n_magnets, 15) mask; the
-      others are NaN. One transport pass carries at most 16 parameters (one
-      magnet's 15 columns), so "all" takes one pass per magnet.
+      others are NaN.
+    method: "adjoint" (the default: a forward pass, then a backward pass over
+      the muons whose window term has a slope, for every column at once) or
+      "tangent" (forward-mode tangents, at most 16 columns per pass: one
+      pass per magnet for "all"). Both take the same derivative.
 
     muons: (N, 8) array as fastmu.transport (e.g. fastmu.ship.muons(n)), or a
       CUDA tensor (torch or CuPy) of that shape: the muons then stay on the GPU
@@ -154,6 +161,8 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
                     f"{params.shape}")
     if backend not in ("auto", "cpu", "cuda"):
         raise Error(f"--backend: '{backend}' is not one of auto, cpu, cuda")
+    if method not in ("adjoint", "tangent"):
+        raise Error(f"objective: method must be 'adjoint' or 'tangent', got '{method}'")
     from .transport import _normalise_tables
     magnet, field, dfield = _fastmu._ship_field_parameters(params)
     geo = _shape_geometry(params, world_material)
@@ -166,7 +175,7 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
               smoothing=float(smoothing), plane=0, gradient=bool(gradient),
               threads=int(threads), first_id=int(first_id), per_muon=bool(details),
               boundary_softening=float(boundary_softening), max_tangent=float(max_tangent),
-              long_steps=int(long_steps))
+              long_steps=int(long_steps), method=method)
     tables = _normalise_tables(tables)
     if not is_device_array(muons):
         muons = np.asarray(muons)
@@ -184,7 +193,7 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
         return (float(r["value"]), None, r) if details else float(r["value"])
     grad = np.full(params.shape, np.nan)
     info = None
-    for pairs in _gradient_passes(columns, params.shape):
+    for pairs in _gradient_passes(columns, params.shape, method):
         r = run(len(pairs), _pass_tables(params, pairs))
         m, c = np.array(pairs).T
         grad[m, c] = r["gradient"]

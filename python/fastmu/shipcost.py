@@ -203,7 +203,8 @@ def loss(muons, params, W0=None, density=IRON_DENSITY, coil=COIL_COST, length_ma
         W0 = cost(parameters("warm_baseline"), density, coil)[0]
     if not W0 > 0:
         raise Error(f"loss: W0 must be a positive cost, got {W0}")
-    hits, dhits, info = objective(muons, p, gradient=True, details=True, **options)
+    result = objective(muons, p, gradient=True, details=details, **options)
+    hits, dhits = result[0], result[1]
     w, dw = cost(p, density, coil)
     e = np.exp(10.0 * (w - W0) / W0)
     factor, dfactor = 1.0 + e, e * 10.0 / W0 * dw
@@ -212,7 +213,7 @@ def loss(muons, params, W0=None, density=IRON_DENSITY, coil=COIL_COST, length_ma
     grad = dhits * factor * (1.0 + pen) + hits * dfactor * (1.0 + pen) + hits * factor * dpen
     if details:
         return value, grad, dict(hits=hits, cost=w, cost_factor=factor, penalty=pen,
-                                 objective=info)
+                                 objective=result[2])
     return value, grad
 
 

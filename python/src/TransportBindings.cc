@@ -376,8 +376,12 @@ auto window_objective_call(const py::object& muons, const std::shared_ptr<Geomet
                            std::uint64_t first_id, bool per_muon, double boundary_softening,
                            double max_tangent, int long_steps, std::uintptr_t device_rows,
                            std::size_t device_n, int device_ncol, std::uintptr_t stream,
-                           const py::object& dfield, const py::object& dshape) {
+                           const py::object& dfield, const py::object& dshape,
+                           const std::string& method) {
   if (!geometry) throw Error("objective: geometry is None");
+  if (method != "adjoint" && method != "tangent") {
+    throw Error("objective: method must be 'adjoint' or 'tangent', got '" + method + "'");
+  }
   const Backend requested = parse_backend(backend);
   const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps);
   const CacheChoice choice = cache_choice(cache);
@@ -422,6 +426,7 @@ auto window_objective_call(const py::object& muons, const std::shared_ptr<Geomet
   o.first_id = first_id;
   o.max_tangent = max_tangent;
   o.per_muon = per_muon;
+  o.method = method == "tangent" ? GradientMethod::tangent : GradientMethod::adjoint;
   WindowObjectiveResult r;
   {
     py::gil_scoped_release release;
@@ -441,6 +446,8 @@ auto window_objective_call(const py::object& muons, const std::shared_ptr<Geomet
       py::array_t<double>(static_cast<py::ssize_t>(r.gradient.size()), r.gradient.data());
   out["steps"] = r.steps;
   out["seconds"] = r.seconds;
+  out["adjoint_muons"] = r.adjoint_muons;
+  out["adjoint_lost"] = r.adjoint_lost;
   if (per_muon) {
     const auto n = static_cast<py::ssize_t>(device_rows ? device_n : in.size());
     out["muon_value"] = adopt_vector(std::move(r.muon_value), {n});
@@ -506,6 +513,7 @@ void bind_transport(py::module_& m) {
         py::arg("max_tangent") = 100.0, py::arg("long_steps") = kDefaultLongSteps,
         py::arg("device_rows") = 0, py::arg("device_n") = 0, py::arg("device_ncol") = 8,
         py::arg("stream") = 0, py::arg("dfield") = py::none(), py::arg("dshape") = py::none(),
+        py::arg("method") = "adjoint",
         "The window objective and its gradient with respect to field parameters "
         "(fastmu.ship.objective); muons a host (N, 7|8) array, or None with `device_rows` the "
         "device pointer of N row-major float32 rows in GPU memory (run on `stream`).");

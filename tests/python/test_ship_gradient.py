@@ -150,3 +150,19 @@ def test_device_muons_on_the_cpu_backend_are_a_one_line_error():
     p = fastmu.ship.parameters("warm_baseline")
     with pytest.raises(fastmu.Error, match="backend='cpu' with CUDA device arrays"):
         fastmu.ship.objective(_FakeCudaArray(), p, backend="cpu")
+
+
+def test_adjoint_equals_forward_tangents():
+    """The default adjoint and the forward-mode tangents take the same
+    derivative: every column of the shield, per muon."""
+    mu = fastmu.ship.muons(1500, seed=4)
+    p = fastmu.ship.parameters("warm_baseline")
+    va, ga, ia = fastmu.ship.objective(mu, p, backend="cpu", details=True)
+    vt, gt, it = fastmu.ship.objective(mu, p, backend="cpu", details=True, method="tangent")
+    assert va == vt
+    assert ia["passes"] == 1 and it["passes"] == p.shape[0]
+    assert 0 < ia["adjoint_muons"] < len(mu)
+    scale = np.abs(gt).max()
+    np.testing.assert_allclose(ga, gt, rtol=1e-3, atol=1e-6 * scale)
+    np.testing.assert_allclose(ia["muon_gradient"], it["muon_gradient"], rtol=1e-3,
+                               atol=1e-6 * scale)

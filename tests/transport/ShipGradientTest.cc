@@ -83,8 +83,13 @@ TEST(ShipGradient, RejectsBadParameters) {
   fp.volume_param.pop_back();
   EXPECT_THROW(window_objective(params, muons, fp, o, Backend::cpu), Error);
   fp = Ship::fields(s.magnets);
-  fp.n_params = kMaxFieldParameters + 1;
+  fp.n_params = kMaxAdjointParameters + 1;
   EXPECT_THROW(window_objective(params, muons, fp, o, Backend::cpu), Error);
+  fp = Ship::fields(s.magnets);
+  fp.n_params = kMaxFieldParameters + 1;
+  o.method = GradientMethod::tangent;
+  EXPECT_THROW(window_objective(params, muons, fp, o, Backend::cpu), Error);
+  o.method = GradientMethod::adjoint;
   fp = Ship::fields(s.magnets);
   o.plane = 1;
   EXPECT_THROW(window_objective(params, muons, fp, o, Backend::cpu), Error);

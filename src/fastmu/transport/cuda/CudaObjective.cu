@@ -4,12 +4,14 @@
 // device and their total on the host.
 #include "fastmu/transport/cuda/CudaTransport.hh"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "fastmu/core/CudaCheck.cuh"
 #include "fastmu/core/Error.hh"
+#include "fastmu/physics/cuda/DeviceTables.cuh"
 #include "fastmu/transport/cuda/GpuStreams.cuh"
 #include "fastmu/transport/cuda/MuonOrder.cuh"
 #include "fastmu/transport/cuda/ObjectiveKernels.cuh"
@@ -62,6 +64,62 @@ void copy_per_muon(const ObjectiveBuffers& o, std::size_t n, std::size_t np,
                                     cudaMemcpyDeviceToHost, s));
 }
 
+// Device memory the records may take: half of what is free, at most 8 GiB.
+std::size_t record_budget() {
+  std::size_t free = 0, total = 0;
+  FASTMU_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return std::min<std::size_t>(free / 2, std::size_t{8} << 30);
+}
+
+// The adjoint after a value pass: the muons that need it selected on the
+// device, their records laid out on the host in chunks that fit the budget,
+// each chunk replayed and run backwards into m.grad. Returns the muons
+// selected; `lost` those whose replay outgrew their room.
+std::size_t run_adjoint(const TransportView& view, const FieldParameterView& fp,
+                        const ObjectiveMuons& m, std::size_t n, const ObjectivePass& pass,
+                        std::uint64_t& lost, cudaStream_t s) {
+  DeviceBuffer list_buf, caps_buf, counters_buf;
+  auto* list = list_buf.alloc<std::uint32_t>(n);
+  auto* caps = caps_buf.alloc<std::int32_t>(n);
+  auto* counters = counters_buf.alloc<unsigned long long>(3);  // selected, next, lost
+  FASTMU_CUDA_CHECK(cudaMemsetAsync(counters, 0, 3 * 8, s));
+  launch_adjoint_selection(m, n, pass.smoothing, list, caps, counters, s);
+  unsigned long long selected = 0;
+  FASTMU_CUDA_CHECK(cudaMemcpyAsync(&selected, counters, 8, cudaMemcpyDeviceToHost, s));
+  FASTMU_CUDA_CHECK(cudaStreamSynchronize(s));
+  std::vector<std::int32_t> room(selected);
+  FASTMU_CUDA_CHECK(cudaMemcpyAsync(room.data(), caps, selected * 4, cudaMemcpyDeviceToHost, s));
+  FASTMU_CUDA_CHECK(cudaStreamSynchronize(s));
+  std::vector<std::uint64_t> offsets(selected + 1, 0);
+  for (std::size_t k = 0; k < selected; ++k) offsets[k + 1] = offsets[k] + room[k];
+  // Chunks of consecutive turns whose records fit the budget (each at
+  // least one muon).
+  const std::size_t budget = std::max<std::size_t>(record_budget() / sizeof(MuonTrack), 1);
+  std::vector<std::size_t> cuts{0};
+  while (cuts.back() < selected) {
+    std::size_t k = cuts.back() + 1;
+    while (k < selected && offsets[k + 1] - offsets[cuts.back()] <= budget) ++k;
+    cuts.push_back(k);
+  }
+  std::uint64_t largest = 0;
+  for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+    largest = std::max(largest, offsets[cuts[c + 1]] - offsets[cuts[c]]);
+  }
+  DeviceBuffer offsets_buf, rec_buf;
+  const std::uint64_t* d_offsets = upload(offsets_buf, offsets.data(), offsets.size());
+  MuonTrack* rec = rec_buf.alloc<MuonTrack>(largest);
+  for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+    FASTMU_CUDA_CHECK(cudaMemsetAsync(counters + 1, 0, 8, s));
+    launch_adjoint(view, fp, m, list, d_offsets, cuts[c], cuts[c + 1], rec, counters + 1,
+                   counters + 2, pass, s);
+  }
+  unsigned long long lost_d = 0;
+  FASTMU_CUDA_CHECK(cudaMemcpyAsync(&lost_d, counters + 2, 8, cudaMemcpyDeviceToHost, s));
+  FASTMU_CUDA_CHECK(cudaStreamSynchronize(s));
+  lost = lost_d;
+  return selected;
+}
+
 }  // namespace
 
 WindowObjectiveResult window_objective(const TransportView& view, const FieldParameterView& fp,
@@ -83,9 +141,14 @@ WindowObjectiveResult window_objective(const TransportView& view, const FieldPar
                          o.weight, o.value, o.hard, o.grad, o.status, o.steps};
   const std::uint32_t* turn = muon_order(in, n, o, s);
   FASTMU_CUDA_CHECK(cudaMemsetAsync(o.counter, 0, 8, s));
+  const bool adjoint = options.gradient && options.method == GradientMethod::adjoint;
   const ObjectivePass pass{options.first_id, options.plane, options.smoothing, options.max_tangent,
-                           options.gradient};
+                           options.gradient && !adjoint};
   launch_objective(view, fp, m, MuonQueue{o.counter, n, turn}, pass, s);
+  if (adjoint) {
+    FASTMU_CUDA_CHECK(cudaMemsetAsync(o.grad, 0, n * np * sizeof(double), s));
+    r.adjoint_muons = run_adjoint(view, fp, m, n, pass, r.adjoint_lost, s);
+  }
   // The totals: block partial sums on the device, the blocks added on the host.
   const detail::ObjectiveColumns cols{o.value, o.hard, o.grad, o.steps, n, r.n_params};
   const std::size_t blocks = detail::objective_sum_blocks(n);

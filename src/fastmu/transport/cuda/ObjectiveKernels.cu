@@ -1,6 +1,7 @@
 #include "fastmu/transport/cuda/ObjectiveKernels.cuh"
 
 #include "fastmu/transport/gradient/FieldTangents.hh"
+#include "fastmu/transport/gradient/MuonAdjoint.hh"
 #include "fastmu/transport/step/StepPhysics.hh"
 
 namespace fastmu::cuda {
@@ -72,6 +73,53 @@ __global__ void objective_sum_kernel(detail::ObjectiveColumns c, std::size_t blo
   partials[t] = detail::objective_block_sum(c, b, q);
 }
 
+__global__ void select_adjoint_kernel(ObjectiveMuons m, std::size_t n, double smoothing,
+                                      std::uint32_t* list, std::int32_t* caps,
+                                      unsigned long long* count) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const double w = m.weight[i];
+  if (w == 0.0) return;
+  // The value pass kept w sigmoid; its slope is w sigmoid (1 - sigmoid) / s.
+  const double sig = m.value[i] / w;
+  detail::WindowTerm t;
+  t.slope = w * sig * (1.0 - sig) / smoothing;
+  if (!(sig > 0.0) || !detail::needs_adjoint(t, w, smoothing)) return;
+  const auto k = static_cast<std::size_t>(atomicAdd(count, 1ull));
+  list[k] = static_cast<std::uint32_t>(i);
+  caps[k] = m.steps[i] + kReplayMargin;
+}
+
+// One selected muon per turn (a counter hands them out, as MuonQueue): its
+// replay with the record, then its backward pass.
+__global__ void __launch_bounds__(kTransportBlock)
+    adjoint_kernel(const __grid_constant__ TransportView view,
+                   const __grid_constant__ FieldParameterView fp, ObjectiveMuons m,
+                   const std::uint32_t* list, const std::uint64_t* offsets, std::size_t k0,
+                   std::size_t k1, MuonTrack* rec, unsigned long long* next,
+                   unsigned long long* lost, ObjectivePass pass) {
+  for (;;) {
+    const std::size_t k = k0 + static_cast<std::size_t>(atomicAdd(next, 1ull));
+    if (k >= k1) return;
+    const std::size_t i = list[k];
+    const std::uint64_t id = pass.first_id + i;
+    MuonTrack t = make_track(Vec3f{m.x[i], m.y[i], m.z[i]}, Vec3f{m.px[i], m.py[i], m.pz[i]},
+                             m.pdg[i], view.options, id);
+    MuonTrack* r = rec + (offsets[k] - offsets[k0]);
+    const auto cap = static_cast<std::int32_t>(offsets[k + 1] - offsets[k]);
+    const std::int32_t n = record_muon(view, t, id, r, cap);
+    if (n > cap) {
+      atomicAdd(lost, 1ull);
+      continue;
+    }
+    const detail::WindowTerm term =
+        detail::window_term(t, view.planes[pass.plane], pass.plane, pass.smoothing, m.weight[i]);
+    if (!detail::needs_adjoint(term, m.weight[i], pass.smoothing)) continue;
+    detail::adjoint_term_gradient(view, fp, r, n, id, term, pass.max_tangent,
+                                  m.grad + i * static_cast<std::size_t>(fp.n_params));
+  }
+}
+
 __global__ void unpack_rows_kernel(const float* rows, std::size_t n, int ncol, float* x, float* y,
                                    float* z, float* px, float* py, float* pz, std::int32_t* pdg,
                                    double* weight) {
@@ -110,6 +158,25 @@ void launch_objective_sums(const detail::ObjectiveColumns& c, std::size_t blocks
   const std::size_t nq = static_cast<std::size_t>(detail::objective_sum_quantities(c.n_params));
   objective_sum_kernel<<<static_cast<unsigned>((blocks * nq + 127) / 128), 128, 0, stream>>>(
       c, blocks, partials);
+  FASTMU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_adjoint_selection(const ObjectiveMuons& m, std::size_t n, double smoothing,
+                              std::uint32_t* list, std::int32_t* caps, unsigned long long* count,
+                              cudaStream_t stream) {
+  const unsigned grid = static_cast<unsigned>((n + 255) / 256);
+  select_adjoint_kernel<<<grid, 256, 0, stream>>>(m, n, smoothing, list, caps, count);
+  FASTMU_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_adjoint(const TransportView& view, const FieldParameterView& fp,
+                    const ObjectiveMuons& m, const std::uint32_t* list,
+                    const std::uint64_t* offsets, std::size_t k0, std::size_t k1, MuonTrack* rec,
+                    unsigned long long* next, unsigned long long* lost, const ObjectivePass& pass,
+                    cudaStream_t stream) {
+  if (k1 <= k0) return;
+  adjoint_kernel<<<queue_grid(adjoint_kernel, kTransportBlock, k1 - k0), kTransportBlock, 0, stream>>>(
+      view, fp, m, list, offsets, k0, k1, rec, next, lost, pass);
   FASTMU_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -32,6 +32,10 @@ struct ObjectivePass {
   bool gradient;  // carry the tangents of fp's parameters
 };
 
+// Steps of room beyond the value pass's count in a muon's replay record
+// (the replay runs the same step in another kernel).
+inline constexpr std::int32_t kReplayMargin = 64;
+
 // Each muon of the queue with (pass.gradient) or without its tangents, then
 // its contribution to the objective.
 void launch_objective(const TransportView& view, const FieldParameterView& fp,
@@ -42,6 +46,24 @@ void launch_objective(const TransportView& view, const FieldParameterView& fp,
 // order as on the CPU) into `partials`.
 void launch_objective_sums(const detail::ObjectiveColumns& c, std::size_t blocks, double* partials,
                            cudaStream_t stream);
+
+// The muons whose window term needs the adjoint (detail::needs_adjoint,
+// from a value pass's columns): their indices into `list` and their step
+// counts plus a margin into `caps`, in any order; their number in `count`.
+void launch_adjoint_selection(const ObjectiveMuons& m, std::size_t n, double smoothing,
+                              std::uint32_t* list, std::int32_t* caps, unsigned long long* count,
+                              cudaStream_t stream);
+
+// The adjoint of the muons list[k0 .. k1): each replays its transport,
+// recording its steps at rec + offsets[k] - offsets[k0] (offsets[k + 1] -
+// offsets[k] of them at most), and runs its backward pass into its row of
+// m.grad (zeroed before). A muon whose replay takes more steps than its room
+// is counted in `lost` and keeps a zero row. `next` is zero at launch.
+void launch_adjoint(const TransportView& view, const FieldParameterView& fp,
+                    const ObjectiveMuons& m, const std::uint32_t* list,
+                    const std::uint64_t* offsets, std::size_t k0, std::size_t k1, MuonTrack* rec,
+                    unsigned long long* next, unsigned long long* lost, const ObjectivePass& pass,
+                    cudaStream_t stream);
 
 // n device rows (px,py,pz,x,y,z,pdg[,weight], `ncol` 7 or 8) into a pass's
 // input columns (a weight of 1 for 7 columns).

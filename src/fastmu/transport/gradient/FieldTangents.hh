@@ -96,10 +96,19 @@ FASTMU_HD inline float arb8_face_velocity(const Arb8Shape& s, int face, Vec3f p,
   return g > 0.0f ? df / g : 0.0f;
 }
 
+// One parameter a volume depends on (FieldParameterView's sparse rows, for
+// the adjoint, which differentiates with respect to many parameters at once
+// but meets only a volume's own few in a step).
+struct ParameterEntry {
+  std::int32_t k = 0;  // the parameter
+  Vec3f dfield;        // dB_v / dtheta_k
+  Arb8Tangent dshape;  // how theta_k moves the volume's vertices
+};
+
 // What each volume's field and shape depend on (host or device pointers,
 // indexed by geometry volume; the world region depends on nothing).
 struct FieldParameterView {
-  std::int32_t n_params = 0;  // <= kMaxFieldParameters
+  std::int32_t n_params = 0;  // <= kMaxFieldParameters for tangents, kMaxAdjointParameters
   std::int32_t n_volumes = 0;
   // dB_v / dtheta_k [T per unit of theta] at [v * n_params + k].
   const Vec3f* dfield = nullptr;
@@ -109,23 +118,68 @@ struct FieldParameterView {
   const Arb8Tangent* dshape = nullptr;
   const VolumeRecord* volumes = nullptr;
   const Arb8Shape* arb8s = nullptr;
+  // Per volume, a class shared by the volumes whose dfield rows are equal
+  // (0: no field dependence; null: the rows are compared).
+  const std::int32_t* dependence = nullptr;
+  // The same tables as sparse rows: volume v's non-zero entries are
+  // entries[entry_begin[v] .. entry_begin[v + 1]) (the adjoint's; null
+  // without it).
+  const std::int32_t* entry_begin = nullptr;
+  const ParameterEntry* entries = nullptr;
   // c of FieldTangents::to_boundary: 1 / (n . u) -> (n . u) / ((n . u)^2 + c^2).
   float cosine_softening = 0.0f;
 
   FASTMU_HD const Vec3f* field_row(std::int32_t v) const {
     return v >= 0 && v < n_volumes ? dfield + static_cast<std::size_t>(v) * n_params : nullptr;
   }
+  // The face of ARB8 volume v nearest p, when shape parameters are given:
+  // its outward normal and index (arb8_face_normal). False: none (a box,
+  // no shape parameters, no face found).
+  FASTMU_HD bool face_of(std::int32_t v, Vec3f p, Vec3f& normal, int& face) const {
+    if (dshape == nullptr || v < 0 || v >= n_volumes || volumes[v].arb8 < 0) return false;
+    return arb8_face_normal(arb8s[volumes[v].arb8], p, normal, face);
+  }
   // The outward velocities of the face of volume v nearest p, per parameter
   // (0 for a box or without shape parameters); the face's outward normal in
   // `normal` (false: none found).
   FASTMU_HD bool face_velocities(std::int32_t v, Vec3f p, Vec3f& normal, float* vel) const {
     for (std::int32_t k = 0; k < n_params; ++k) vel[k] = 0.0f;
-    if (dshape == nullptr || v < 0 || v >= n_volumes || volumes[v].arb8 < 0) return false;
-    const Arb8Shape& s = arb8s[volumes[v].arb8];
     int face;
-    if (!arb8_face_normal(s, p, normal, face)) return false;
+    if (!face_of(v, p, normal, face)) return false;
+    const Arb8Shape& s = arb8s[volumes[v].arb8];
     const Arb8Tangent* row = dshape + static_cast<std::size_t>(v) * n_params;
     for (std::int32_t k = 0; k < n_params; ++k) vel[k] = arb8_face_velocity(s, face, p, row[k]);
+    return true;
+  }
+  // Calls f(k, dB_v/dtheta_k, how theta_k moves v) for the parameters
+  // volume v may depend on: its sparse row when given, else every parameter.
+  template <class F>
+  FASTMU_HD FASTMU_FORCEINLINE void for_each_entry(std::int32_t v, F&& f) const {
+    if (v < 0 || v >= n_volumes) return;
+    if (entries != nullptr) {
+      for (std::int32_t e = entry_begin[v]; e < entry_begin[v + 1]; ++e) {
+        f(entries[e].k, entries[e].dfield, entries[e].dshape);
+      }
+      return;
+    }
+    const std::size_t row = static_cast<std::size_t>(v) * n_params;
+    for (std::int32_t k = 0; k < n_params; ++k) {
+      f(k, dfield[row + k], dshape != nullptr ? dshape[row + k] : Arb8Tangent{});
+    }
+  }
+  // Whether two volumes' fields depend on the parameters alike.
+  FASTMU_HD bool same_dependence(std::int32_t a, std::int32_t b) const {
+    if (dependence != nullptr) {
+      const std::int32_t ca = a >= 0 && a < n_volumes ? dependence[a] : 0;
+      const std::int32_t cb = b >= 0 && b < n_volumes ? dependence[b] : 0;
+      return ca == cb;
+    }
+    const Vec3f* ra = field_row(a);
+    const Vec3f* rb = field_row(b);
+    for (std::int32_t k = 0; k < n_params; ++k) {
+      const Vec3f da = ra != nullptr ? ra[k] : Vec3f{}, db = rb != nullptr ? rb[k] : Vec3f{};
+      if (da.x != db.x || da.y != db.y || da.z != db.z) return false;
+    }
     return true;
   }
 };
@@ -146,33 +200,78 @@ FASTMU_HD FASTMU_FORCEINLINE Vec3f rotate_from_z_tangent(Vec3f l, Vec3f u, Vec3f
           -dperp * l.x + du.z * l.z};
 }
 
-// The tangents dr/dtheta_k and dp/dtheta_k of one muon (k < n_params), the
-// policy that finish_step's hooks call (StepPhysics.hh, Tangent::kActive).
-struct FieldTangents {
+// Column k of the tangents is parameter k of the view: forward mode, the
+// derivatives of the state with respect to every parameter carried along.
+struct ParameterColumns {
+  static constexpr std::int32_t kMax = kMaxFieldParameters;
+  static constexpr bool kStartsLive = false;  // zero until a source is met
+
+  const Vec3f* row = nullptr;  // the move's dB/dtheta per parameter
+
+  FASTMU_HD std::int32_t count(const FieldParameterView& p) const { return p.n_params; }
+  FASTMU_HD void seed(Vec3f*, Vec3f*) {}
+  // A move in `volume`: whether its field has sources.
+  FASTMU_HD bool begin_move(const FieldParameterView& p, std::int32_t volume, bool in_field) {
+    row = in_field ? p.field_row(volume) : nullptr;
+    return row != nullptr;
+  }
+  FASTMU_HD Vec3f field_source(std::int32_t k) const { return row != nullptr ? row[k] : Vec3f{}; }
+  // The face of `volume` (left, or entered from the world region) at p: its
+  // outward normal n, its outward velocities `vel` and the gaps `gap` (times
+  // n . u: the path length of the gap) opened towards `entered` (-1: none).
+  // False: no face.
+  template <class Env>
+  FASTMU_HD FASTMU_FORCEINLINE bool face_sources(const FieldParameterView& p, const Env& env,
+                                                 std::int32_t volume, std::int32_t entered,
+                                                 Vec3f pt, Vec3f& n, float* vel, float* gap) {
+    for (std::int32_t k = 0; k < p.n_params; ++k) gap[k] = 0.0f;
+    if (!p.face_velocities(volume, pt, n, vel) && !env.boundary_normal(volume, pt, n)) {
+      return false;
+    }
+    Vec3f nb;
+    float vb[kMaxFieldParameters];
+    if (entered >= 0 && entered != volume && p.face_velocities(entered, pt, nb, vb) &&
+        dot(nb, n) < -0.999f) {
+      for (std::int32_t k = 0; k < p.n_params; ++k) gap[k] = -(vel[k] + vb[k]);
+    }
+    return true;
+  }
+};
+
+// Tangents of one muon along its path, the policy that finish_step's hooks
+// call (StepPhysics.hh, Tangent::kActive). `Columns` says where each column
+// gets its sources: ParameterColumns (forward mode, FieldTangents) or the
+// unit columns of one step (StepJacobian.hh, the adjoint's).
+template <class Columns>
+struct PathTangents {
   static constexpr bool kActive = true;
+  static constexpr std::int32_t kMax = Columns::kMax;
 
   FieldParameterView params;
-  Vec3f dr[kMaxFieldParameters];
-  Vec3f dp[kMaxFieldParameters];
+  Columns columns;
+  Vec3f dr[kMax];
+  Vec3f dp[kMax];
   // Within a step, after the move: d|p| and du.
-  float dpm[kMaxFieldParameters];
-  Vec3f du[kMaxFieldParameters];
-  float dh[kMaxFieldParameters];  // change of the path length (boundary-limited steps)
+  float dpm[kMax];
+  Vec3f du[kMax];
+  float dh[kMax];  // change of the path length (boundary-limited steps)
   // Whether any tangent may be non-zero: until a step meets a field or face
   // that depends on a parameter, every hook is skipped (a pass over the
   // shape parameters of a downstream magnet does no tangent work upstream).
-  bool live = false;
+  bool live = Columns::kStartsLive;
 
   FASTMU_HD void reset(const FieldParameterView& p) {
     params = p;
-    live = false;
-    for (std::int32_t k = 0; k < params.n_params; ++k) {
+    columns = Columns{};
+    live = Columns::kStartsLive;
+    for (std::int32_t k = 0; k < columns.count(params); ++k) {
       dr[k] = Vec3f{};
       dp[k] = Vec3f{};
       dpm[k] = 0.0f;
       du[k] = Vec3f{};
       dh[k] = 0.0f;
     }
+    columns.seed(dr, dp);
   }
 
   // The move of length h from `start` (move_along's sub-steps) with the
@@ -181,10 +280,10 @@ struct FieldTangents {
   FASTMU_HD FASTMU_FORCEINLINE void move(RayState start, float pm, bool in_field, float kappa,
                                          float b_abs, float h, std::int32_t volume,
                                          FieldFn&& field_at) {
-    const std::int32_t n = params.n_params;
-    const Vec3f* db = in_field ? params.field_row(volume) : nullptr;
-    if (!live && db != nullptr) {
-      for (std::int32_t k = 0; k < n; ++k) live = live || !is_zero(db[k]);
+    const std::int32_t n = columns.count(params);
+    const bool sources = columns.begin_move(params, volume, in_field);
+    if (!live && sources) {
+      for (std::int32_t k = 0; k < n; ++k) live = live || !is_zero(columns.field_source(k));
     }
     if (!live) return;
     const float inv_pm = 1.0f / pm;
@@ -204,7 +303,7 @@ struct FieldTangents {
       steps = static_cast<std::int32_t>(turn * (1.0f / kMaxTurn)) + 1;
       hs = h / static_cast<float>(steps);
     }
-    for (std::int32_t j = 0; j < steps; ++j) start = rk4(start, kappa, inv_pm, hs, db, field_at);
+    for (std::int32_t j = 0; j < steps; ++j) start = rk4(start, kappa, inv_pm, hs, field_at);
   }
 
   // A step cut at a boundary: its end stays on the boundary, so the path
@@ -255,19 +354,28 @@ struct FieldTangents {
     const Location to = env.locate(end.r, unused);
     const bool held = to.material == from.material && to.field.x == from.field.x &&
                       to.field.y == from.field.y && to.field.z == from.field.z &&
-                      same_dependence(to.volume, from.volume);
+                      params.same_dependence(to.volume, from.volume);
     if (held && params.dshape == nullptr) return;
     const std::int32_t volume = from.volume >= 0 ? from.volume : to.volume;
-    float vel[kMaxFieldParameters], gap[kMaxFieldParameters];
+    float vel[kMax], gap[kMax];
     Vec3f n;
-    if (!face_terms(env, volume, from.volume >= 0 ? to.volume : -1, end.r, n, vel, gap)) return;
+    if (!columns.face_sources(params, env, volume, from.volume >= 0 ? to.volume : -1, end.r, n, vel,
+                              gap)) {
+      return;
+    }
+    if (!live) {
+      for (std::int32_t k = 0; k < columns.count(params); ++k) {
+        live = live || vel[k] != 0.0f || gap[k] != 0.0f;
+      }
+      if (live) wake();
+    }
     if (!live) return;
     const float un = dot(n, end.u);
     const Vec3f dudsv = kappa * cross(end.u, b);
     const float c = params.cosine_softening;
     const float den = un * un + c * c;
     const float inv_un = den > 0.0f ? un / den : 0.0f;  // c = 0 and a face crossed along it
-    for (std::int32_t k = 0; k < params.n_params; ++k) {
+    for (std::int32_t k = 0; k < columns.count(params); ++k) {
       const float ds = ((held ? 0.0f : -dot(n, dr[k])) + vel[k]) * inv_un;
       dr[k] += (ds + gap[k] * inv_un) * end.u;
       du[k] += ds * dudsv;
@@ -275,39 +383,12 @@ struct FieldTangents {
     }
   }
 
-  // The face of `volume` (left, or entered from the world region) at p: its
-  // outward normal n, its outward velocities `vel` and the gaps `gap` (times
-  // n . u: the path length of the gap) opened towards `entered` (-1: none).
-  // Turns the tangents live (zeroed) when a face moves. False: no face.
-  template <class Env>
-  FASTMU_HD FASTMU_FORCEINLINE bool face_terms(const Env& env, std::int32_t volume,
-                                               std::int32_t entered, Vec3f p, Vec3f& n, float* vel,
-                                               float* gap) {
-    if (volume < 0) return false;
-    const std::int32_t np = params.n_params;
-    for (std::int32_t k = 0; k < np; ++k) gap[k] = 0.0f;
-    if (!params.face_velocities(volume, p, n, vel) && !env.boundary_normal(volume, p, n)) {
-      return false;
-    }
-    Vec3f nb;
-    float vb[kMaxFieldParameters];
-    if (entered >= 0 && entered != volume && params.face_velocities(entered, p, nb, vb) &&
-        dot(nb, n) < -0.999f) {
-      for (std::int32_t k = 0; k < np; ++k) gap[k] = -(vel[k] + vb[k]);
-    }
-    if (!live) {
-      for (std::int32_t k = 0; k < np; ++k) live = live || vel[k] != 0.0f || gap[k] != 0.0f;
-      if (live) wake();
-    }
-    return true;
-  }
-
   // The end of the move put on the sensitive plane (z fixed).
   FASTMU_HD FASTMU_FORCEINLINE void to_plane(Vec3f u, float kappa, Vec3f b) {
     if (!live) return;
     const Vec3f dudsv = kappa * cross(u, b);
     const float inv_uz = 1.0f / u.z;
-    for (std::int32_t k = 0; k < params.n_params; ++k) {
+    for (std::int32_t k = 0; k < columns.count(params); ++k) {
       const float ds = -dr[k].z * inv_uz;
       dr[k] += ds * u;
       dr[k].z = 0.0f;
@@ -326,7 +407,7 @@ struct FieldTangents {
       s.kick_frac *= sqrtf(h_over_d);
     }
     if (s.loss_frac >= 1.0f) {
-      for (std::int32_t k = 0; k < params.n_params; ++k) dp[k] = Vec3f{};
+      for (std::int32_t k = 0; k < columns.count(params); ++k) dp[k] = Vec3f{};
       return;
     }
     float sin_phi, cos_phi;
@@ -341,28 +422,17 @@ struct FieldTangents {
     // fixed): r += 0.5 h (dir / |local| - u).
     const float half_h = mid_kick ? 0.5f * h : 0.0f;
     const float half_h_norm = half_h / sqrtf(dot(local, local));
-    for (std::int32_t k = 0; k < params.n_params; ++k) {
+    for (std::int32_t k = 0; k < columns.count(params); ++k) {
       const Vec3f ddir = rotate_from_z_tangent(local, u, du[k]);
       dp[k] = dpm[k] * dir + pm * (ddir + dh[k] * ddir_dh);
       dr[k] += half_h_norm * ddir - half_h * du[k];
     }
   }
 
-  // Whether two volumes' fields depend on the parameters alike.
-  FASTMU_HD bool same_dependence(std::int32_t a, std::int32_t b) const {
-    const Vec3f* ra = params.field_row(a);
-    const Vec3f* rb = params.field_row(b);
-    for (std::int32_t k = 0; k < params.n_params; ++k) {
-      const Vec3f da = ra != nullptr ? ra[k] : Vec3f{}, db = rb != nullptr ? rb[k] : Vec3f{};
-      if (da.x != db.x || da.y != db.y || da.z != db.z) return false;
-    }
-    return true;
-  }
-
   // No interaction (vacuum): p = |p| u.
   FASTMU_HD FASTMU_FORCEINLINE void no_interaction(float pm, Vec3f u) {
     if (!live) return;
-    for (std::int32_t k = 0; k < params.n_params; ++k) dp[k] = dpm[k] * u + pm * du[k];
+    for (std::int32_t k = 0; k < columns.count(params); ++k) dp[k] = dpm[k] * u + pm * du[k];
   }
 
  private:
@@ -375,7 +445,7 @@ struct FieldTangents {
   // The tangents turn live at a moving face: those of the step so far are
   // zero (the hooks before were skipped).
   FASTMU_HD void wake() {
-    for (std::int32_t k = 0; k < params.n_params; ++k) {
+    for (std::int32_t k = 0; k < columns.count(params); ++k) {
       dpm[k] = 0.0f;
       du[k] = Vec3f{};
       dh[k] = 0.0f;
@@ -384,7 +454,7 @@ struct FieldTangents {
 
   template <class FieldFn>
   FASTMU_HD FASTMU_FORCEINLINE RayState rk4(RayState s, float kappa, float inv_pm, float h,
-                                            const Vec3f* db, FieldFn&& field) {
+                                            FieldFn&& field) {
     const float h2 = 0.5f * h;
     const Vec3f b1 = field(s.r);
     const Vec3f k1u = kappa * cross(s.u, b1);
@@ -408,9 +478,9 @@ struct FieldTangents {
                       static_cast<double>(uraw.z) * uraw.z;
     const float inv = static_cast<float>(1.0 / sqrt(uu));
     out.u = inv * uraw;
-    for (std::int32_t k = 0; k < params.n_params; ++k) {
+    for (std::int32_t k = 0; k < columns.count(params); ++k) {
       const float dkappa = -kappa * dpm[k] * inv_pm;
-      const Vec3f dbk = db != nullptr ? db[k] : Vec3f{};
+      const Vec3f dbk = columns.field_source(k);
       const Vec3f d1 = du[k];
       const Vec3f dk1 = dforce(kappa, dkappa, s.u, d1, b1, dbk);
       const Vec3f d2 = d1 + h2 * dk1;
@@ -426,5 +496,8 @@ struct FieldTangents {
     return out;
   }
 };
+
+// Forward-mode tangents with respect to the view's parameters.
+using FieldTangents = PathTangents<ParameterColumns>;
 
 }  // namespace fastmu

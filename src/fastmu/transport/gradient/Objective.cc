@@ -14,9 +14,11 @@ namespace {
 void check(const TransportParams& params, const FieldParameters& fp,
            const WindowObjectiveOptions& options) {
   const std::size_t nv = params.geometry().volumes().size();
-  if (fp.n_params < 0 || fp.n_params > kMaxFieldParameters) {
-    throw Error(fmt::format("objective: {} field parameters (at most {})", fp.n_params,
-                            kMaxFieldParameters));
+  const bool tangents = options.gradient && options.method == GradientMethod::tangent;
+  const std::int32_t most = tangents ? kMaxFieldParameters : kMaxAdjointParameters;
+  if (fp.n_params < 0 || fp.n_params > most) {
+    throw Error(fmt::format("objective: {} field parameters (at most {}{})", fp.n_params, most,
+                            tangents ? " with forward tangents; the adjoint takes more" : ""));
   }
   const std::size_t table = nv * static_cast<std::size_t>(fp.n_params);
   if ((!fp.dfield.empty() && fp.dfield.size() != table) ||
@@ -69,28 +71,78 @@ std::vector<VolumeRecord> records_with_fields(const GeometryView& g, const Field
   return records;
 }
 
-// The table dB_v/dtheta_k of `fp` (FieldParameterView::dfield).
-std::vector<Vec3f> dense_dfield(const FieldParameters& fp, std::size_t nv) {
-  if (!fp.dfield.empty()) return fp.dfield;
-  const auto np = static_cast<std::size_t>(fp.n_params);
-  std::vector<Vec3f> d(nv * np);
-  for (std::size_t v = 0; v < nv; ++v) {
-    if (fp.volume_param[v] >= 0)
-      d[v * np + static_cast<std::size_t>(fp.volume_param[v])] = fp.volume_dfield[v];
+// The host tables behind a FieldParameterView: the dense dB_v/dtheta_k,
+// the volumes' dependence classes and the sparse rows (FieldParameterView).
+struct ParameterTables {
+  std::vector<Vec3f> dfield;
+  std::vector<std::int32_t> dependence;
+  std::vector<std::int32_t> entry_begin;
+  std::vector<ParameterEntry> entries;
+};
+
+bool is_zero_tangent(const Arb8Tangent& t) {
+  for (int i = 0; i < 4; ++i) {
+    if (t.x_lo[i] != 0 || t.y_lo[i] != 0 || t.x_hi[i] != 0 || t.y_hi[i] != 0) return false;
   }
-  return d;
+  return t.z_lo == 0 && t.z_hi == 0;
 }
 
-// The view of `fp` with its field table `dfield` over the geometry `g`.
-FieldParameterView parameter_view(const FieldParameters& fp, const std::vector<Vec3f>& dfield,
+ParameterTables parameter_tables(const FieldParameters& fp, std::size_t nv) {
+  ParameterTables t;
+  const auto np = static_cast<std::size_t>(fp.n_params);
+  if (!fp.dfield.empty()) {
+    t.dfield = fp.dfield;
+  } else {
+    t.dfield.assign(nv * np, Vec3f{});
+    for (std::size_t v = 0; v < nv; ++v) {
+      if (fp.volume_param[v] >= 0)
+        t.dfield[v * np + static_cast<std::size_t>(fp.volume_param[v])] = fp.volume_dfield[v];
+    }
+  }
+  // Classes of equal field rows (0: the zero row, as the world region's).
+  auto row_equal = [&](std::size_t a, const Vec3f* b) {
+    for (std::size_t k = 0; k < np; ++k) {
+      const Vec3f x = t.dfield[a * np + k], y = b ? b[k] : Vec3f{};
+      if (x.x != y.x || x.y != y.y || x.z != y.z) return false;
+    }
+    return true;
+  };
+  t.dependence.assign(nv, 0);
+  std::vector<std::size_t> first;  // a volume of each class from 1
+  for (std::size_t v = 0; v < nv; ++v) {
+    if (row_equal(v, nullptr)) continue;
+    std::size_t c = 0;
+    while (c < first.size() && !row_equal(v, t.dfield.data() + first[c] * np)) ++c;
+    if (c == first.size()) first.push_back(v);
+    t.dependence[v] = static_cast<std::int32_t>(c + 1);
+  }
+  t.entry_begin.assign(nv + 1, 0);
+  for (std::size_t v = 0; v < nv; ++v) {
+    for (std::size_t k = 0; k < np; ++k) {
+      const Vec3f d = t.dfield[v * np + k];
+      const Arb8Tangent s = fp.dshape.empty() ? Arb8Tangent{} : fp.dshape[v * np + k];
+      if (!is_zero(d) || !is_zero_tangent(s)) {
+        t.entries.push_back({static_cast<std::int32_t>(k), d, s});
+      }
+    }
+    t.entry_begin[v + 1] = static_cast<std::int32_t>(t.entries.size());
+  }
+  return t;
+}
+
+// The view of `fp` with its tables `t` over the geometry `g`.
+FieldParameterView parameter_view(const FieldParameters& fp, const ParameterTables& t,
                                   const GeometryView& g) {
   FieldParameterView view;
   view.n_params = fp.n_params;
   view.n_volumes = static_cast<std::int32_t>(g.num_volumes);
-  view.dfield = dfield.data();
+  view.dfield = t.dfield.data();
   view.dshape = fp.dshape.empty() ? nullptr : fp.dshape.data();
   view.volumes = g.volumes;
   view.arb8s = g.arb8s;
+  view.dependence = t.dependence.data();
+  view.entry_begin = t.entry_begin.data();
+  view.entries = t.entries.data();
   view.cosine_softening = fp.cosine_softening;
   return view;
 }
@@ -107,10 +159,13 @@ WindowObjectiveResult objective_on_gpu(const TransportParams& params, const Fiel
   cuda::DeviceArena arena;
   const std::vector<VolumeRecord> records = records_with_fields(params.geometry().host_view(), fp);
   if (!records.empty()) dv.geometry.volumes = arena.copy(records.data(), records.size());
-  const std::vector<Vec3f> dfield = dense_dfield(fp, params.geometry().volumes().size());
-  FieldParameterView dfp = parameter_view(fp, dfield, dv.geometry);
-  if (!dfield.empty()) dfp.dfield = arena.copy(dfield.data(), dfield.size());
+  const ParameterTables t = parameter_tables(fp, params.geometry().volumes().size());
+  FieldParameterView dfp = parameter_view(fp, t, dv.geometry);
+  if (!t.dfield.empty()) dfp.dfield = arena.copy(t.dfield.data(), t.dfield.size());
   if (!fp.dshape.empty()) dfp.dshape = arena.copy(fp.dshape.data(), fp.dshape.size());
+  dfp.dependence = arena.copy(t.dependence.data(), t.dependence.size());
+  dfp.entry_begin = arena.copy(t.entry_begin.data(), t.entry_begin.size());
+  dfp.entries = arena.copy(t.entries.data(), t.entries.size());
   return cuda::window_objective(dv, dfp, in, options, *gpu.streams);
 }
 
@@ -131,9 +186,8 @@ WindowObjectiveResult window_objective(const TransportParams& params, const Muon
     HostTransportView host(params);
     const std::vector<VolumeRecord> records = records_with_fields(host.view.geometry, fp);
     if (!records.empty()) host.view.geometry.volumes = records.data();
-    const std::vector<Vec3f> dfield = dense_dfield(fp, params.geometry().volumes().size());
-    r = window_objective_cpu(host.view, parameter_view(fp, dfield, host.view.geometry), in,
-                             options);
+    const ParameterTables t = parameter_tables(fp, params.geometry().volumes().size());
+    r = window_objective_cpu(host.view, parameter_view(fp, t, host.view.geometry), in, options);
   }
   r.seconds = seconds_since(t0);
   return r;

@@ -33,7 +33,8 @@ struct FieldParameters {
 // The objective and (options.gradient) its gradient for the muons of `in`
 // through `params` (CPU: all threads; CUDA: one GPU, when built and
 // requested or chosen by `automatic`). Throws fastmu::Error for more than
-// kMaxFieldParameters parameters, arrays that do not match the geometry's
+// kMaxAdjointParameters parameters (kMaxFieldParameters with forward
+// tangents), arrays that do not match the geometry's
 // volumes, a bad plane index or a negative smoothing.
 //
 // On the GPU the geometry and tables stay resident between calls with the

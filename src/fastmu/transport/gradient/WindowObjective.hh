@@ -22,6 +22,7 @@
 // hard count of the objective then differs from transport()'s by a few).
 #pragma once
 
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -30,9 +31,16 @@
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/transport/MuonBatch.hh"
 #include "fastmu/transport/gradient/FieldTangents.hh"
+#include "fastmu/transport/gradient/MuonAdjoint.hh"
 #include "fastmu/transport/step/StepPhysics.hh"
 
 namespace fastmu {
+
+// How the gradient is taken: forward-mode tangents, one per parameter
+// (FieldTangents.hh, at most kMaxFieldParameters), or the adjoint, one
+// backward pass per muon for all parameters (MuonAdjoint.hh, at most
+// kMaxAdjointParameters). The two give the same derivative.
+enum class GradientMethod { tangent, adjoint };
 
 struct WindowObjectiveOptions {
   double smoothing = 0.05;  // m; 0: the hard count (gradient zero)
@@ -45,8 +53,9 @@ struct WindowObjectiveOptions {
   // while its weight in a sum is huge (one muon of 10^5 at 212 m/T carried
   // a fifth of a SHiP magnet's gradient: docs/python-and-gradients.md "Gradients").
   double max_tangent = 100.0;
-  std::int32_t plane = 0;      // index of the sensitive plane
-  bool gradient = true;        // carry the tangents
+  std::int32_t plane = 0;  // index of the sensitive plane
+  bool gradient = true;    // take the gradient
+  GradientMethod method = GradientMethod::adjoint;
   bool per_muon = true;        // keep the per-muon arrays of the result (else only the sums)
   int threads = 0;             // CPU threads (0: all)
   std::uint64_t first_id = 0;  // id of row 0 (keys the random numbers)
@@ -66,11 +75,86 @@ struct WindowObjectiveResult {
   std::vector<std::int32_t> muon_steps;  // steps per muon (per_muon only)
   std::uint64_t steps = 0;
   double seconds = 0;
+  // The adjoint's backward passes (muons whose term has a slope), and those
+  // left at zero because a GPU replay outgrew its record (none expected:
+  // the replay runs the value pass's steps).
+  std::uint64_t adjoint_muons = 0;
+  std::uint64_t adjoint_lost = 0;
 };
 
 namespace detail {
 
-// Contribution of one finished muon: value, hard count and d value/d theta.
+// A finished muon's window term: w sigmoid(d / smoothing) and, for the
+// gradient, its slope w sigmoid' / smoothing and the nearest edge (0-3:
+// x_min, x_max, y_min, y_max), along whose inward normal d grows.
+struct WindowTerm {
+  double value = 0.0, hard = 0.0, slope = 0.0;
+  int edge = 0;
+};
+
+FASTMU_HD FASTMU_FORCEINLINE WindowTerm window_term(const MuonTrack& m, const SensitivePlane& w,
+                                                    std::int32_t plane, double smoothing,
+                                                    double weight) {
+  WindowTerm t;
+  const bool crossed = (m.status == static_cast<std::int32_t>(MuonStatus::at_plane) ||
+                        m.status == static_cast<std::int32_t>(MuonStatus::outside_window)) &&
+                       m.plane == plane;
+  if (!crossed) return t;
+  if (m.status == static_cast<std::int32_t>(MuonStatus::at_plane)) t.hard = weight;
+  if (!(smoothing > 0.0)) {
+    t.value = t.hard;
+    return t;
+  }
+  const double x = m.r.x, y = m.r.y;
+  const double e[4] = {x - w.x_min, w.x_max - x, y - w.y_min, w.y_max - y};
+  for (int j = 1; j < 4; ++j) t.edge = e[j] < e[t.edge] ? j : t.edge;
+  const double sig = 1.0 / (1.0 + exp(-e[t.edge] / smoothing));
+  t.value = weight * sig;
+  t.slope = weight * sig * (1.0 - sig) / smoothing;
+  return t;
+}
+
+// The change of the distance to edge `edge` for a change dr of the end point.
+FASTMU_HD FASTMU_FORCEINLINE double edge_change(int edge, Vec3f dr) {
+  const double dx = dr.x, dy = dr.y;
+  return edge == 0 ? dx : edge == 1 ? -dx : edge == 2 ? dy : -dy;
+}
+
+// The inward normal of edge `edge`: the adjoint's seed at the end point.
+FASTMU_HD FASTMU_FORCEINLINE Vec3f edge_normal(int edge) {
+  const float s = (edge & 1) ? -1.0f : 1.0f;
+  return edge < 2 ? Vec3f{s, 0.0f, 0.0f} : Vec3f{0.0f, s, 0.0f};
+}
+
+// A term's gradient from dd/dtheta_k: slope * dd, 0 where |dd| exceeds
+// max_tangent (a chaotic path, WindowObjectiveOptions::max_tangent).
+FASTMU_HD FASTMU_FORCEINLINE double term_gradient(double slope, double dd, double max_tangent) {
+  return fabs(dd) <= max_tangent ? slope * dd : 0.0;
+}
+
+// Below this sigmoid' (the muon's end over 27 smoothing lengths from the
+// window's edge) a term's slope is left out of the adjoint: its gradient is
+// below 1e-12 weight max_tangent / smoothing per parameter.
+inline constexpr double kAdjointSlopeFloor = 1e-12;
+
+FASTMU_HD FASTMU_FORCEINLINE bool needs_adjoint(const WindowTerm& t, double weight,
+                                                double smoothing) {
+  return t.slope > kAdjointSlopeFloor * fabs(weight) / smoothing;
+}
+
+// The gradient of a term from the muon's n recorded steps (record_muon),
+// by the adjoint: g[k] (n_params of fp) = d term / d theta_k.
+template <class Env>
+FASTMU_HD void adjoint_term_gradient(const Env& env, const FieldParameterView& fp,
+                                     const MuonTrack* rec, std::int32_t n, std::uint64_t id,
+                                     const WindowTerm& t, double max_tangent, double* g) {
+  for (std::int32_t k = 0; k < fp.n_params; ++k) g[k] = 0.0;
+  muon_adjoint(env, fp, rec, n, id, edge_normal(t.edge), g);
+  for (std::int32_t k = 0; k < fp.n_params; ++k) g[k] = term_gradient(t.slope, g[k], max_tangent);
+}
+
+// Contribution of one finished muon: value, hard count and d value/d theta
+// from its forward tangents.
 template <class Tangent>
 FASTMU_HD FASTMU_FORCEINLINE double window_contribution(const MuonTrack& m, const SensitivePlane& w,
                                                         std::int32_t plane, double smoothing,
@@ -78,28 +162,14 @@ FASTMU_HD FASTMU_FORCEINLINE double window_contribution(const MuonTrack& m, cons
                                                         std::int32_t n_params, double& hard,
                                                         double* grad, double max_tangent) {
   for (std::int32_t k = 0; k < n_params; ++k) grad[k] = 0.0;
-  hard = 0.0;
-  const bool crossed = (m.status == static_cast<std::int32_t>(MuonStatus::at_plane) ||
-                        m.status == static_cast<std::int32_t>(MuonStatus::outside_window)) &&
-                       m.plane == plane;
-  if (!crossed) return 0.0;
-  if (m.status == static_cast<std::int32_t>(MuonStatus::at_plane)) hard = weight;
-  if (!(smoothing > 0.0)) return hard;
-  const double x = m.r.x, y = m.r.y;
-  const double e[4] = {x - w.x_min, w.x_max - x, y - w.y_min, w.y_max - y};
-  int edge = 0;
-  for (int j = 1; j < 4; ++j) edge = e[j] < e[edge] ? j : edge;
-  const double t = e[edge] / smoothing;
-  const double sig = 1.0 / (1.0 + exp(-t));
-  if (tan != nullptr) {
-    const double slope = weight * sig * (1.0 - sig) / smoothing;
+  const WindowTerm t = window_term(m, w, plane, smoothing, weight);
+  hard = t.hard;
+  if (tan != nullptr && t.slope > 0.0) {
     for (std::int32_t k = 0; k < n_params; ++k) {
-      const double dx = tan->dr[k].x, dy = tan->dr[k].y;
-      const double dd = edge == 0 ? dx : edge == 1 ? -dx : edge == 2 ? dy : -dy;
-      grad[k] = fabs(dd) <= max_tangent ? slope * dd : 0.0;
+      grad[k] = term_gradient(t.slope, edge_change(t.edge, tan->dr[k]), max_tangent);
     }
   }
-  return weight * sig;
+  return t.value;
 }
 
 // The per-muon columns of an objective pass (host or device memory): what
@@ -207,26 +277,48 @@ WindowObjectiveResult window_objective_cpu(const Env& env, const FieldParameterV
   const std::size_t np = static_cast<std::size_t>(n_params);
   std::vector<double> hard(n, 0.0);
   const SensitivePlane window = env.planes[options.plane];
+  const bool adjoint = options.gradient && options.method == GradientMethod::adjoint;
+  std::atomic<std::uint64_t> adjoint_muons{0};
   parallel_for_chunks(n, options.threads, 256, [&](std::size_t begin, std::size_t end) {
     FieldTangents tan;
-    double grad[kMaxFieldParameters];
+    std::vector<MuonTrack> rec;
     for (std::size_t i = begin; i < end; ++i) {
       MuonTrack m = make_track(in, i, env.options, options.first_id);
       const std::uint64_t id = options.first_id + i;
-      if (options.gradient) {
-        tan.reset(fp);
-        transport_muon(env, m, id, tan);
+      double* g = r.muon_grad.data() + i * np;
+      if (adjoint) {
+        rec.clear();
+        while (m.status == static_cast<std::int32_t>(MuonStatus::alive)) {
+          rec.push_back(m);
+          transport_step(env, m, id);
+        }
+        const detail::WindowTerm t =
+            detail::window_term(m, window, options.plane, options.smoothing, in.weight[i]);
+        r.muon_value[i] = t.value;
+        hard[i] = t.hard;
+        if (detail::needs_adjoint(t, in.weight[i], options.smoothing)) {
+          adjoint_muons.fetch_add(1, std::memory_order_relaxed);
+          detail::adjoint_term_gradient(env, fp, rec.data(), static_cast<std::int32_t>(rec.size()),
+                                        id, t, options.max_tangent, g);
+        }
       } else {
-        transport_muon(env, m, id);
+        double grad[kMaxFieldParameters];
+        if (options.gradient) {
+          tan.reset(fp);
+          transport_muon(env, m, id, tan);
+        } else {
+          transport_muon(env, m, id);
+        }
+        r.muon_value[i] = detail::window_contribution(
+            m, window, options.plane, options.smoothing, in.weight[i],
+            options.gradient ? &tan : nullptr, n_params, hard[i], grad, options.max_tangent);
+        for (std::size_t k = 0; k < np; ++k) g[k] = grad[k];
       }
-      r.muon_value[i] = detail::window_contribution(m, window, options.plane, options.smoothing,
-                                                    in.weight[i], options.gradient ? &tan : nullptr,
-                                                    n_params, hard[i], grad, options.max_tangent);
-      for (std::size_t k = 0; k < np; ++k) r.muon_grad[i * np + k] = grad[k];
       r.status[i] = m.status;
       r.muon_steps[i] = m.steps;
     }
   });
+  r.adjoint_muons = adjoint_muons.load();
   detail::sum_objective(
       r, {r.muon_value.data(), hard.data(), r.muon_grad.data(), r.muon_steps.data(), n, n_params});
   if (!options.per_muon) {
