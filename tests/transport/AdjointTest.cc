@@ -55,9 +55,10 @@ double off_fraction(const std::vector<double>& a, const std::vector<double>& t) 
 }
 
 WindowObjectiveResult run(const Shield& s, const MuonBatch& muons, const FieldParameters& fp,
-                          GradientMethod method, Backend backend) {
+                          GradientMethod method, Backend backend, std::size_t record_bytes = 0) {
   WindowObjectiveOptions o;
   o.method = method;
+  o.record_bytes = record_bytes;
   return window_objective(s.params, muons, fp, o, backend);
 }
 
@@ -66,15 +67,15 @@ TEST(Adjoint, EqualsForwardTangentsPerMuon) {
   const MuonBatch muons = ship_muons(1500, 7);
   // Two magnets' 15 columns: a tangent pass each, one adjoint pass.
   const auto pairs = columns_of({0, 3});
-  const WindowObjectiveResult adj =
-      run(s, muons, ship_objective_parameters(s.magnets, pairs), GradientMethod::adjoint, Backend::cpu);
+  const WindowObjectiveResult adj = run(s, muons, ship_objective_parameters(s.magnets, pairs),
+                                        GradientMethod::adjoint, Backend::cpu);
   std::vector<double> tan_grad(muons.size() * pairs.size());
   std::vector<double> tan_total(pairs.size());
   for (int half = 0; half < 2; ++half) {
     const std::vector<std::array<int, 2>> part(pairs.begin() + 15 * half,
                                                pairs.begin() + 15 * (half + 1));
-    const WindowObjectiveResult t =
-        run(s, muons, ship_objective_parameters(s.magnets, part), GradientMethod::tangent, Backend::cpu);
+    const WindowObjectiveResult t = run(s, muons, ship_objective_parameters(s.magnets, part),
+                                        GradientMethod::tangent, Backend::cpu);
     EXPECT_EQ(t.value, adj.value);
     for (std::size_t i = 0; i < muons.size(); ++i) {
       for (std::size_t k = 0; k < 15; ++k) {
@@ -131,6 +132,11 @@ TEST(Adjoint, CudaAgreesWithCpu) {
     EXPECT_NEAR(gpu.gradient[k], cpu.gradient[k], 0.05 * std::fabs(cpu.gradient[k]) + 0.01 * scale)
         << "magnet " << pairs[k][0] << " column " << pairs[k][1];
   }
+  // Records of 256 kB: the selected muons in many chunks, the same rows.
+  const WindowObjectiveResult chunked =
+      run(s, muons, fp, GradientMethod::adjoint, Backend::cuda, std::size_t{256} << 10);
+  EXPECT_EQ(chunked.muon_grad, gpu.muon_grad);
+  EXPECT_EQ(chunked.gradient, gpu.gradient);
 }
 
 }  // namespace

@@ -64,8 +64,10 @@ void copy_per_muon(const ObjectiveBuffers& o, std::size_t n, std::size_t np,
                                     cudaMemcpyDeviceToHost, s));
 }
 
-// Device memory the records may take: half of what is free, at most 8 GiB.
-std::size_t record_budget() {
+// Device memory the records may take: `requested`, or half of what is
+// free, at most 8 GiB.
+std::size_t record_budget(std::size_t requested) {
+  if (requested > 0) return requested;
   std::size_t free = 0, total = 0;
   FASTMU_CUDA_CHECK(cudaMemGetInfo(&free, &total));
   return std::min<std::size_t>(free / 2, std::size_t{8} << 30);
@@ -77,7 +79,7 @@ std::size_t record_budget() {
 // selected; `lost` those whose replay outgrew their room.
 std::size_t run_adjoint(const TransportView& view, const FieldParameterView& fp,
                         const ObjectiveMuons& m, std::size_t n, const ObjectivePass& pass,
-                        std::uint64_t& lost, cudaStream_t s) {
+                        std::size_t record_bytes, std::uint64_t& lost, cudaStream_t s) {
   DeviceBuffer list_buf, caps_buf, counters_buf;
   auto* list = list_buf.alloc<std::uint32_t>(n);
   auto* caps = caps_buf.alloc<std::int32_t>(n);
@@ -94,7 +96,8 @@ std::size_t run_adjoint(const TransportView& view, const FieldParameterView& fp,
   for (std::size_t k = 0; k < selected; ++k) offsets[k + 1] = offsets[k] + room[k];
   // Chunks of consecutive turns whose records fit the budget (each at
   // least one muon).
-  const std::size_t budget = std::max<std::size_t>(record_budget() / sizeof(MuonTrack), 1);
+  const std::size_t budget =
+      std::max<std::size_t>(record_budget(record_bytes) / sizeof(MuonTrack), 1);
   std::vector<std::size_t> cuts{0};
   while (cuts.back() < selected) {
     std::size_t k = cuts.back() + 1;
@@ -147,7 +150,7 @@ WindowObjectiveResult window_objective(const TransportView& view, const FieldPar
   launch_objective(view, fp, m, MuonQueue{o.counter, n, turn}, pass, s);
   if (adjoint) {
     FASTMU_CUDA_CHECK(cudaMemsetAsync(o.grad, 0, n * np * sizeof(double), s));
-    r.adjoint_muons = run_adjoint(view, fp, m, n, pass, r.adjoint_lost, s);
+    r.adjoint_muons = run_adjoint(view, fp, m, n, pass, options.record_bytes, r.adjoint_lost, s);
   }
   // The totals: block partial sums on the device, the blocks added on the host.
   const detail::ObjectiveColumns cols{o.value, o.hard, o.grad, o.steps, n, r.n_params};

@@ -1,5 +1,8 @@
 // Forward-mode (pathwise) derivatives of a muon's state with respect to field
-// parameters, carried beside the state through the step of StepPhysics.hh.
+// and shape parameters, carried beside the state through the step of
+// StepPhysics.hh. The hooks are written once (PathTangents) over columns
+// whose sources a policy gives: one column per parameter (FieldTangents), or
+// the unit columns of one step that the adjoint linearises (StepJacobian.hh).
 //
 // A field parameter theta_k scales the uniform field of some volumes: the
 // field of volume v is B_v(theta), and FieldParameterView gives, per volume,

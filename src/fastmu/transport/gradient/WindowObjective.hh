@@ -56,6 +56,9 @@ struct WindowObjectiveOptions {
   std::int32_t plane = 0;  // index of the sensitive plane
   bool gradient = true;    // take the gradient
   GradientMethod method = GradientMethod::adjoint;
+  // GPU memory for the adjoint's step records [bytes]; the muons that need
+  // more go in later chunks (0: half the free memory, at most 8 GiB).
+  std::size_t record_bytes = 0;
   bool per_muon = true;        // keep the per-muon arrays of the result (else only the sums)
   int threads = 0;             // CPU threads (0: all)
   std::uint64_t first_id = 0;  // id of row 0 (keys the random numbers)
