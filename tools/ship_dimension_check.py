@@ -5,7 +5,7 @@ against finite differences with common random numbers (the same seed), per
 differences, and the timing of value + full gradient against the forward
 transport (docs/python-and-gradients.md "Gradients").
 
-    PYTHONPATH=build/python python3 tools/ship_dimension_check.py --n 100000 --eps 1 \\
+    PYTHONPATH=build/python python3 tools/ship_dimension_check.py --n 100000 \\
         --magnets 1 4 5 --columns dZ dXIn gapIn midGapIn
 
 Central differences of +-eps cm; a column at 0 that cannot go below it
@@ -24,7 +24,7 @@ import fastmu
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=100000, help="muons (fastmu.ship.muons, seed 1)")
-    ap.add_argument("--eps", type=float, default=1.0, help="step of the differences [cm]")
+    ap.add_argument("--eps", type=float, default=0.3, help="step of the central differences [cm]")
     ap.add_argument("--eps-one-sided", type=float, default=0.3,
                     help="step of the one-sided differences at midGap = 0 [cm]: the gap "
                          "opened between touching cores changes the count faster than "
