@@ -9,8 +9,6 @@
 // a GPU). Tables: the cache ($FASTMU_CACHE).
 #include <benchmark/benchmark.h>
 
-#include <array>
-
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/transport/Transport.hh"
@@ -27,23 +25,8 @@ struct ShipCase {
   std::vector<ShipMagnetParameters> magnets = ship_parameter_set("warm");
   TransportParams params =
       make_transport_params(make_ship_shield_json(magnets), "ship", materials, {}, &cache, {});
-  FieldParameters fields = make_fields(magnets);
+  FieldParameters fields = ship_field_objective_parameters(magnets);
   FieldParameters every = ship_objective_parameters(magnets, ship_every_column(magnets.size()));
-
-  static FieldParameters make_fields(const std::vector<ShipMagnetParameters>& m) {
-    const ShipFieldParameters f = ship_field_parameters(m);
-    auto to_f = [](const std::array<double, 3>& a) {
-      return Vec3f{static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])};
-    };
-    FieldParameters fp;
-    fp.n_params = static_cast<std::int32_t>(m.size());
-    fp.volume_param = f.volume_magnet;
-    for (std::size_t v = 0; v < f.field.size(); ++v) {
-      fp.volume_field.push_back(to_f(f.field[v]));
-      fp.volume_dfield.push_back(to_f(f.dfield[v]));
-    }
-    return fp;
-  }
 };
 
 ShipCase& ship_case() {

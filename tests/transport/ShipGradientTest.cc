@@ -14,6 +14,7 @@
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/transport/examples/Examples.hh"
 #include "fastmu/transport/gradient/Objective.hh"
+#include "fastmu/transport/gradient/ShipParameters.hh"
 
 namespace fastmu {
 namespace {
@@ -28,18 +29,7 @@ struct Ship {
                                  &test::test_table_cache(), opt);
   }
   static FieldParameters fields(const std::vector<ShipMagnetParameters>& m) {
-    const ShipFieldParameters f = ship_field_parameters(m);
-    FieldParameters fp;
-    fp.n_params = static_cast<std::int32_t>(m.size());
-    fp.volume_param = f.volume_magnet;
-    for (std::size_t v = 0; v < f.field.size(); ++v) {
-      auto to_f = [](const std::array<double, 3>& a) {
-        return Vec3f{static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])};
-      };
-      fp.volume_field.push_back(to_f(f.field[v]));
-      fp.volume_dfield.push_back(to_f(f.dfield[v]));
-    }
-    return fp;
+    return ship_field_objective_parameters(m);
   }
 };
 

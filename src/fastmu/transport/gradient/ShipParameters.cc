@@ -30,6 +30,18 @@ FieldParameters ship_objective_parameters(const std::vector<ShipMagnetParameters
   return fp;
 }
 
+FieldParameters ship_field_objective_parameters(const std::vector<ShipMagnetParameters>& magnets) {
+  const ShipFieldParameters f = ship_field_parameters(magnets);
+  FieldParameters fp;
+  fp.n_params = static_cast<std::int32_t>(magnets.size());
+  fp.volume_param = f.volume_magnet;
+  for (std::size_t v = 0; v < f.field.size(); ++v) {
+    fp.volume_field.push_back(to_f(f.field[v]));
+    fp.volume_dfield.push_back(to_f(f.dfield[v]));
+  }
+  return fp;
+}
+
 std::vector<std::array<int, 2>> ship_every_column(std::size_t n_magnets) {
   std::vector<std::array<int, 2>> pairs;
   for (std::size_t m = 0; m < n_magnets; ++m) {

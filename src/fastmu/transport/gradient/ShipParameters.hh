@@ -15,6 +15,10 @@ namespace fastmu {
 FieldParameters ship_objective_parameters(const std::vector<ShipMagnetParameters>& magnets,
                                           const std::vector<std::array<int, 2>>& pairs);
 
+// The fields of `magnets` with one parameter per magnet, its B column
+// (each volume's dB/dB_m from ship_field_parameters).
+FieldParameters ship_field_objective_parameters(const std::vector<ShipMagnetParameters>& magnets);
+
 // Every (magnet, column) pair of `n_magnets` magnets, magnets in order.
 std::vector<std::array<int, 2>> ship_every_column(std::size_t n_magnets);
 
