@@ -107,7 +107,9 @@ __global__ void __launch_bounds__(kTransportBlock)
                              m.pdg[i], view.options, id);
     MuonTrack* r = rec + (offsets[k] - offsets[k0]);
     const auto cap = static_cast<std::int32_t>(offsets[k + 1] - offsets[k]);
-    const std::int32_t n = record_muon(view, t, id, r, cap);
+    const std::int32_t n = record_muon(view, t, id, [&](std::int32_t s, const MuonTrack& at) {
+      if (s < cap) r[s] = at;
+    });
     if (n > cap) {
       atomicAdd(lost, 1ull);
       continue;

@@ -360,6 +360,7 @@ struct PathTangents {
                       params.same_dependence(to.volume, from.volume);
     if (held && params.dshape == nullptr) return;
     const std::int32_t volume = from.volume >= 0 ? from.volume : to.volume;
+    if (volume < 0) return;  // from the world region into it: no face
     float vel[kMax], gap[kMax];
     Vec3f n;
     if (!columns.face_sources(params, env, volume, from.volume >= 0 ? to.volume : -1, end.r, n, vel,

@@ -28,16 +28,13 @@ namespace fastmu {
 // (a 16-magnet shield's 15 columns each).
 inline constexpr std::int32_t kMaxAdjointParameters = 256;
 
-// Transports `m` to its end, writing its state before each step into
-// rec[0 .. capacity); returns the number of steps taken (more than
-// `capacity`: not all were recorded).
-template <class Env>
-FASTMU_HD std::int32_t record_muon(const Env& env, MuonTrack& m, std::uint64_t id, MuonTrack* rec,
-                                   std::int32_t capacity) {
+// Transports `m` to its end, passing its state before each step to
+// keep(step index, state); returns the number of steps taken.
+template <class Env, class Keep>
+FASTMU_HD std::int32_t record_muon(const Env& env, MuonTrack& m, std::uint64_t id, Keep&& keep) {
   std::int32_t n = 0;
   while (m.status == static_cast<std::int32_t>(MuonStatus::alive)) {
-    if (n < capacity) rec[n] = m;
-    ++n;
+    keep(n++, m);
     transport_step(env, m, id);
   }
   return n;

@@ -291,10 +291,7 @@ WindowObjectiveResult window_objective_cpu(const Env& env, const FieldParameterV
       double* g = r.muon_grad.data() + i * np;
       if (adjoint) {
         rec.clear();
-        while (m.status == static_cast<std::int32_t>(MuonStatus::alive)) {
-          rec.push_back(m);
-          transport_step(env, m, id);
-        }
+        record_muon(env, m, id, [&](std::int32_t, const MuonTrack& at) { rec.push_back(at); });
         const detail::WindowTerm t =
             detail::window_term(m, window, options.plane, options.smoothing, in.weight[i]);
         r.muon_value[i] = t.value;
