@@ -37,6 +37,8 @@
 #       --python          keep the Python extension configured in that build
 #       --openmpi         also stage this machine's OpenMPI runtime (two-gpu)
 #       --compress        pack lib/ and cache/ as .tar.xz (the carry limit)
+#       --lineinfo        CUDA line information (the profile case's source
+#                         counters; the machine code is the same)
 #       --dry-run         print what would be built and staged, do nothing
 #
 # Cases run on the GPU machine (options: --n N muons, --repeat R rounds of
@@ -88,6 +90,16 @@
 #                 one-line error or the output's status column and whether
 #                 any NaN is in it go to $OUT/extreme_rows.csv.
 #                 Options: --n --backends --timeout --work --samples
+#   profile       Nsight Compute (ncu) on one launch of each transport
+#                 kernel: the fast transport's on the iron block and the
+#                 SHiP-like shield, the detailed engine's on the SHiP-like
+#                 shield (--detailed-n muons, default 20000); the full
+#                 section set with source counters (build with -lineinfo,
+#                 `stage --lineinfo`). Writes profile_CASE.txt (sections,
+#                 then the stall samples summed per source file by
+#                 tools/device/ncu_source_share.py) and
+#                 profile_CASE_source.csv (per source line).
+#                 Options: --n --detailed-n --work --samples
 #   tables        table builds from an empty cache with the default sampling:
 #                 G4_Fe's ladder (iron block) and the SHiP-like shield's
 #                 materials, the engine on the GPU and on all cores
@@ -110,7 +122,7 @@ die() {
 
 # Options each case accepts (anything else is refused, not ignored).
 declare -A case_options=(
-  [stage]="--build-dir --jobs --cache --materials --old-build --reference --cpu-only --python --openmpi --compress --dry-run"
+  [stage]="--build-dir --jobs --cache --materials --old-build --reference --cpu-only --python --openmpi --compress --lineinfo --dry-run"
   [kernel]="--n --repeat --quick --work --samples"
   [process]="--n --repeat --quick --work --samples --huge --trace"
   [cpu]="--n --repeat --quick --work --samples"
@@ -120,9 +132,10 @@ declare -A case_options=(
   [validate]="--n --quick --work --samples --table-samples"
   [extreme-rows]="--n --backends --timeout --work --samples"
   [tables]="--work"
+  [profile]="--n --detailed-n --work --samples"
 )
-flag_options=" --quick --trace --cpu-only --python --openmpi --compress --dry-run "
-count_options=" --n --repeat --jobs --huge --n-fd --timeout --samples --table-samples "
+flag_options=" --quick --trace --cpu-only --python --openmpi --compress --lineinfo --dry-run "
+count_options=" --n --repeat --jobs --huge --n-fd --timeout --samples --table-samples --detailed-n "
 
 # Parsed options: opt[--name] = value ("1" for flags).
 declare -A opt=()
@@ -190,6 +203,8 @@ source "$device_tools/lib/timing_cases.sh"
 source "$device_tools/lib/check_cases.sh"
 # shellcheck source=lib/python_module.sh
 source "$device_tools/lib/python_module.sh"
+# shellcheck source=lib/profile_case.sh
+source "$device_tools/lib/profile_case.sh"
 cd "$root" || exit 1
 start_case "$bench_case"
 use_stage
@@ -203,5 +218,6 @@ case $bench_case in
   validate) validate_case ;;
   extreme-rows) extreme_rows_case ;;
   tables) tables_case ;;
+  profile) profile_case ;;
 esac
 finish_case

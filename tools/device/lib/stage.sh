@@ -21,6 +21,7 @@ stage_settings() {
   stage=$root/.device
   configure=(cmake -S "$root" -B "$build" "-DFASTMU_BUILD_PYTHON=$python" "-DFASTMU_ENABLE_CUDA=$cuda"
     "-DCMAKE_CUDA_ARCHITECTURES=90-real;90-virtual" "-DCMAKE_BUILD_RPATH=\$ORIGIN/lib")
+  has --lineinfo && configure+=(-DCMAKE_CUDA_FLAGS=-lineinfo)
   if command -v ccache >/dev/null; then
     configure+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache
       -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
