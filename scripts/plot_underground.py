@@ -100,13 +100,15 @@ def main():
     with open(args.json) as f:
         j = json.load(f)
     has_site = "site" in j
-    if has_site and args.depths:
-        fig, axes = plt.subplots(1, 5, figsize=(24, 4.5))
+    if has_site:
+        fig, axes = plt.subplots(2, 3, figsize=(16, 9))
+        axes = axes.ravel()
         site_panels(axes[:4], j)
-        depth_panel(axes[4], args.depths, args.measured)
-    elif has_site:
-        fig, axes = plt.subplots(1, 4, figsize=(19, 4.5))
-        site_panels(axes, j)
+        if args.depths:
+            depth_panel(axes[4], args.depths, args.measured)
+        else:
+            axes[4].axis("off")
+        axes[5].axis("off")
     else:
         fig, ax = plt.subplots(figsize=(7, 5))
         depth_panel(ax, args.depths, args.measured)

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -150,7 +149,12 @@ SiteFlux site_flux(const SlantDepthTable& t, const SiteOptions& o) {
   // Per-muon sums over the angles (for the errors).
   std::vector<double> acc_h(t.size(), 0.0), acc_s(t.size(), 0.0), acc_he(t.size(), 0.0);
   std::vector<double> acc_bin(t.size(), 0.0);
-  std::unordered_map<std::size_t, double> acc_energy;  // key muon * ne + bin
+  // Nodes run towards the vertical, so a muon's energy at the site only
+  // grows from node to node: the energy bins it meets come in order, and one
+  // running sum per muon gives its contribution to each bin.
+  std::vector<int> last_ebin(t.size(), -1);
+  std::vector<double> acc_ebin(t.size(), 0.0);
+  std::vector<double> energy_var(ne, 0.0);
   double sum_he = 0;
   AngleWeights a;
   std::size_t bin_used = 0;
@@ -169,7 +173,13 @@ SiteFlux site_flux(const SlantDepthTable& t, const SiteOptions& o) {
       acc_h[i] += h, acc_s[i] += sw * a.w[i], acc_he[i] += h * e;
       acc_bin[i] += h;
       const int eb = energy_bin(r.energy.edges, e);
-      if (eb >= 0) acc_energy[i * ne + eb] += h;
+      if (eb < 0) continue;
+      r.energy.value[eb] += h;
+      if (eb != last_ebin[i]) {
+        if (last_ebin[i] >= 0) energy_var[last_ebin[i]] += acc_ebin[i] * acc_ebin[i];
+        last_ebin[i] = eb, acc_ebin[i] = 0.0;
+      }
+      acc_ebin[i] += h;
     }
     const bool last_of_bin = j + 1 == nodes.size() || nodes[j + 1].bin != nd.bin;
     if (last_of_bin) {
@@ -193,15 +203,13 @@ SiteFlux site_flux(const SlantDepthTable& t, const SiteOptions& o) {
     }
     r.mean_energy_err = std::sqrt(var) / r.horizontal;
   }
-  for (const auto& [key, v] : acc_energy) {
-    const std::size_t b = key % ne;
-    r.energy.value[b] += v;
-    r.energy.error[b] += v * v;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (last_ebin[i] >= 0) energy_var[last_ebin[i]] += acc_ebin[i] * acc_ebin[i];
   }
   for (std::size_t b = 0; b < ne; ++b) {
     const double width = r.energy.edges[b + 1] - r.energy.edges[b];
     r.energy.value[b] /= width;
-    r.energy.error[b] = std::sqrt(r.energy.error[b]) / width;
+    r.energy.error[b] = std::sqrt(energy_var[b]) / width;
   }
   // No azimuth dependence: the flux spreads evenly (errors fully correlated).
   std::vector<double> aedges;
