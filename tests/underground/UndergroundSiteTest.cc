@@ -188,6 +188,14 @@ TEST(UndergroundSite, BadInputIsRefusedBeforeTables) {
   s.depth_mwe = 0;
   s.rock_depth_m = 2000;
   EXPECT_NEAR(resolve_overburden(s, materials, 20000).depth_mwe, 2080, 1e-9);
+  s.composition = {{"O", 0.5}, {"Si", 0.5}};
+  s.density = 2.6;
+  EXPECT_THROW(resolve_overburden(s, materials, 20000), Error);  // a named rock's name
+  s.rock = "site_rock";
+  EXPECT_EQ(resolve_overburden(s, materials, 20000).material, "site_rock");
+  EXPECT_NO_THROW(resolve_overburden(s, materials, 20000));  // the same rock again
+  s.density = 2.7;
+  EXPECT_THROW(resolve_overburden(s, materials, 20000), Error);  // redefined
   EXPECT_THROW(parse_composition("O:0.5,Si", "--composition"), Error);
   EXPECT_THROW(parse_composition("O:1.5", "--composition"), Error);
   SiteOptions o;

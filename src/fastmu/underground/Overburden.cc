@@ -94,7 +94,22 @@ Overburden resolve_overburden(const OverburdenSpec& s, MaterialLibrary& material
   }
   if (!s.composition.empty()) {
     if (!(s.density > 0)) throw Error("composition: a custom rock needs --density");
-    if (!materials.contains(s.rock)) materials.add_custom(s.rock, s.density, s.composition);
+    for (const NamedRock& r : kRocks) {
+      if (s.rock == r.name) {
+        throw Error(
+            fmt::format("rock: '{}' is a named rock; give the custom rock another name", s.rock));
+      }
+    }
+    if (builtin_materials().contains(s.rock)) {
+      throw Error(fmt::format(
+          "rock: '{}' is a built-in material; give the custom rock another name", s.rock));
+    }
+    if (!materials.contains(s.rock)) {
+      materials.add_custom(s.rock, s.density, s.composition);
+    } else if (std::abs(materials.find(s.rock).density_g_cm3 - s.density) > 1e-9 * s.density) {
+      throw Error(fmt::format("rock: '{}' is already defined with {} g/cm3", s.rock,
+                              materials.find(s.rock).density_g_cm3));
+    }
     o.material = s.rock;
     o.description = "custom rock '" + s.rock + "'";
   } else {

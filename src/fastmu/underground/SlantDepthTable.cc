@@ -233,11 +233,14 @@ double SlantDepthTable::energy_at(std::size_t i, double x) const {
     const double f = (x - depths[k]) / (depths[k + 1] - depths[k]);
     return e0_here + f * (energy[offset[i] + k + 1] - e0_here);
   }
-  // It ends between depths[k] and end_depth: its energy falls to the end.
+  // It ends between depths[k] and end_depth: its energy falls to that of
+  // the transport's kill momentum there.
   const double end = std::min<double>(end_depth[i], k + 1 < depths.size() ? depths[k + 1] : x);
   if (!(end > depths[k])) return e0_here;
   const double f = std::clamp((x - depths[k]) / (end - depths[k]), 0.0, 1.0);
-  return std::max(e0_here * (1.0 - f), constants::muon_mass);
+  const double p_kill = StepOptions{}.p_kill;
+  const double e_end = std::sqrt(p_kill * p_kill + constants::muon_mass * constants::muon_mass);
+  return std::max(e0_here + f * (e_end - e0_here), e_end);
 }
 
 double SlantDepthTable::energy_density(double e) const {
