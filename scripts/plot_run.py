@@ -9,11 +9,14 @@
   plot_run.py ship --run RUN.h5 --out PNG
       SHiP-like shield: hits at the sensitive plane (x-y) and their |p|.
   plot_run.py underground --csv depth_intensity.csv --out PNG
-      vertical muon intensity against depth in standard rock, over the
-      depth-intensity relation of Menon et al. (1967) with the +-35 % band of
-      the world data's spread.
+      vertical muon intensity against depth in standard rock with the
+      measured vertical intensities of examples/underground/
+      depth_intensity_measured.csv (each with its error and source) and, as
+      a thin line, the relation of Menon et al. (1967).
 """
 import argparse
+import csv
+import os
 import sys
 
 import matplotlib
@@ -88,26 +91,51 @@ def ship(args):
     fig.savefig(args.out, dpi=110)
 
 
+MEASURED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "underground",
+                        "depth_intensity_measured.csv")
+
+
+def measured_rows(path):
+    """Rows of the measured compilation (comment lines start with #)."""
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
 def underground(args):
     d = np.genfromtxt(args.csv, delimiter=",", names=True)
     h, i, e = d["depth_mwe"], d["intensity"], d["intensity_err"]
     fig, axes = plt.subplots(2, 1, figsize=(7, 7), sharex=True, height_ratios=(3, 1))
-    axes[0].errorbar(h, i, yerr=e, fmt="o", ms=4, color="C0",
+    axes[0].errorbar(h, i, yerr=e, fmt="o-", ms=4, color="k", zorder=3,
                      label="fastmu: Guan et al. sea-level flux through standard rock")
-    hh = np.linspace(h.min(), h.max(), 200)
-    menon = 9.8e-7 * np.exp(-hh / 810.0)
-    axes[0].plot(hh, menon, "k-", label="Menon et al. 1967: 9.8e-7 exp(-h / 810 m.w.e.)")
-    axes[0].fill_between(hh, 0.65 * menon, 1.35 * menon, color="0.85", label="+-35 %")
+    hh = np.linspace(min(h.min(), 500), h.max(), 200)
+    axes[0].plot(hh, 9.8e-7 * np.exp(-hh / 810.0), color="0.6", lw=0.8,
+                 label="Menon et al. 1967 (fit): 9.8e-7 exp(-h / 810 m.w.e.)")
+    groups = {}
+    for r in measured_rows(MEASURED):
+        groups.setdefault((r["experiment"], r["medium"]), []).append(r)
+    markers = "sDv^<>pP*hX"
+    for k, ((exp, medium), rows) in enumerate(sorted(groups.items())):
+        x = np.array([float(r["depth_mwe"]) for r in rows])
+        y = np.array([float(r["intensity"]) for r in rows])
+        err = np.array([float(r["intensity_err"]) for r in rows])
+        style = dict(fmt=markers[k % len(markers)], ms=6, color=f"C{k}", label=f"{exp} ({medium})")
+        axes[0].errorbar(x, y, yerr=err, **style)
+        # fastmu at the measured depths (log-interpolated), within its range
+        inside = (x >= h.min()) & (x <= h.max())
+        if inside.any():
+            model = np.exp(np.interp(x[inside], h, np.log(i)))
+            axes[1].errorbar(x[inside], model / y[inside], yerr=model * err[inside] / y[inside] ** 2,
+                             **style)
     axes[0].set_yscale("log")
     axes[0].set_ylabel("vertical intensity [cm$^{-2}$ s$^{-1}$ sr$^{-1}$]")
-    axes[0].legend(fontsize=8)
-    ratio = i / (9.8e-7 * np.exp(-h / 810.0))
-    axes[1].errorbar(h, ratio, yerr=ratio * e / np.where(i > 0, i, 1), fmt="o", ms=4, color="C0")
+    axes[0].legend(fontsize=7)
     axes[1].axhline(1.0, color="k")
-    axes[1].axhspan(0.65, 1.35, color="0.85")
+    axes[1].axhspan(0.8, 1.2, color="0.9")
     axes[1].set_ylim(0, 2.5)
-    axes[1].set_ylabel("fastmu / Menon")
-    axes[1].set_xlabel("depth [m.w.e.] (standard rock)")
+    axes[1].set_ylabel("fastmu / measured")
+    axes[1].set_xlabel("depth [m.w.e.] (standard rock; measured: the site's medium)")
     fig.tight_layout()
     fig.savefig(args.out, dpi=110)
 

@@ -13,7 +13,9 @@ geometry JSON).
 Submodules: fastmu.materials (the material library), fastmu.physics (the
 detailed reference engine), fastmu.ship (the SHiP-like shield from its
 parameter table), fastmu.examples (the built-in workloads); fastmu.flux()
-samples sea-level cosmic muons with weights (docs/cosmic-muons.md). Bad input
+samples sea-level cosmic muons with weights (docs/cosmic-muons.md);
+fastmu.underground() gives the muon flux in a laboratory under rock, water
+or ice (docs/underground.md). Bad input
 raises fastmu.Error (a ValueError and a RuntimeError) with the same one-line
 message as the command line.
 """
@@ -25,10 +27,11 @@ from . import examples, materials, physics, ship
 from .tables import build_table, load_table, table_cache_dir
 from .transport import transport, is_device_array, STATUS
 from .flux import flux, flux_intensity, flux_rate
+from .underground import underground
 
 __all__ = [
     "Error", "FieldMap", "Geometry", "Table", "STATUS",
     "build_table", "load_table", "read_muons", "table_cache_dir", "transport", "is_device_array",
-    "flux", "flux_intensity", "flux_rate",
+    "flux", "flux_intensity", "flux_rate", "underground",
     "examples", "materials", "physics", "ship", "have_cuda", "cuda_available", "__version__",
 ]

@@ -25,6 +25,7 @@ void bind_field(py::module_& m);
 void bind_transport(py::module_& m);
 void bind_ship(py::module_& m);
 void bind_flux(py::module_& m);
+void bind_underground(py::module_& m);
 
 // The built-in materials plus those added from Python with
 // fastmu.materials.add_custom(); tables, geometries and the detailed engine

@@ -69,4 +69,5 @@ PYBIND11_MODULE(_fastmu, m) {
   fastmu::python::bind_transport(m);
   fastmu::python::bind_ship(m);
   fastmu::python::bind_flux(m);
+  fastmu::python::bind_underground(m);
 }

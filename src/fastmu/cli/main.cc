@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   fastmu::cli::register_geometry_commands(app);
   fastmu::cli::register_validate_command(app);
   fastmu::cli::register_flux_command(app);
+  fastmu::cli::register_underground_command(app);
   // Under mpirun every rank meets the same error; rank 0 reports it.
   struct Finalize {
     ~Finalize() { fastmu::cli::mpi::finalize(); }

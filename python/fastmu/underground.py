@@ -1,0 +1,47 @@
+"""Underground and underwater laboratories: the muon flux under a flat
+overburden of rock, water or ice, as `fastmu underground` computes it
+(docs/underground.md).
+
+    site = fastmu.underground(depth=2805)                     # m.w.e. of standard rock
+    site["site"]["flux_horizontal_cm2_s"]                      # [value, error], cm^-2 s^-1
+    fastmu.underground(rock="sea_water", rock_depth=2000)      # 2000 m of sea water
+    fastmu.underground(depths=[1000, 3000, 6000])["depth_intensity"]
+
+The slant-depth table of the rock is built once by the fast transport (on the
+GPU when there is one) and kept in the table cache; later calls reuse it.
+"""
+
+import json
+
+from . import _fastmu
+from ._fastmu import Error
+
+
+def underground(depth=0.0, rock_depth=0.0, rock="standard_rock", density=0.0, composition=None,
+                depths=(), zenith_max=90.0, zenith_bins=20, azimuth_bins=12, energy_bins=10,
+                table_muons=200000, seed=1, backend="auto", threads=0, progress=False):
+    """One laboratory's muon flux, as a dict (the JSON `fastmu underground`
+    writes): "overburden", "model" (what the numbers assume), "table",
+    "seconds", and "site" when a depth is given (fluxes through a horizontal
+    surface and through a sphere [cm^-2 s^-1], vertical intensity
+    [cm^-2 s^-1 sr^-1], mean energy [GeV], each as [value, error]; the energy
+    spectrum and zenith and azimuth distributions as edges, value, error),
+    "depth_intensity" when `depths` (m.w.e., at most 20) are given.
+
+    depth: vertical depth in m.w.e. (hg/cm^2) of the rock; rock_depth: in
+    metres of rock (times density). rock: standard_rock, salt, water, ice,
+    sea_water, or the name of a custom rock given by `composition` (mass
+    fractions by element symbol) and `density` [g/cm3].
+    """
+    request = {
+        "depth": float(depth), "rock_depth": float(rock_depth), "rock": str(rock),
+        "density": float(density),
+        "composition": {str(k): float(v) for k, v in (composition or {}).items()},
+        "depths": [float(d) for d in depths], "zenith_max": float(zenith_max),
+        "zenith_bins": int(zenith_bins), "azimuth_bins": int(azimuth_bins),
+        "energy_bins": int(energy_bins), "table_muons": int(table_muons), "seed": int(seed),
+        "backend": str(backend), "threads": int(threads), "progress": bool(progress),
+    }
+    if request["table_muons"] < 0 or request["seed"] < 0:
+        raise Error("underground: table_muons and seed must be >= 0")
+    return json.loads(_fastmu._underground(json.dumps(request)))
