@@ -93,7 +93,9 @@
 #   profile       Nsight Compute (ncu) on one launch of each transport
 #                 kernel: the fast transport's on the iron block and the
 #                 SHiP-like shield, the detailed engine's on the SHiP-like
-#                 shield (--detailed-n muons, default 20000); the full
+#                 shield (--detailed-n muons, default 20000); --n muons
+#                 (default 4e6) for the fast transport, of which a chunk of
+#                 5e5 is profiled; the full
 #                 section set with source counters (build with -lineinfo,
 #                 `stage --lineinfo`). Writes profile_CASE.txt (sections,
 #                 then the stall samples summed per source file by

@@ -1,65 +1,74 @@
 #!/usr/bin/env python3
-"""Where a kernel's time goes, by source file: sums the warp-stall samples of
-an Nsight Compute source page (`ncu -i R --page source --csv --print-source
-cuda`) per file and prints each file's share, largest first.
+"""Where a kernel's time goes, by source file: sums the warp-stall samples and
+the executed thread instructions of an Nsight Compute source page
+(`ncu -i R --page source --csv --print-source cuda,sass`) per source file and
+prints each file's share, largest first, then the stall reasons and the
+busiest source lines.
 
-Usage: ncu_source_share.py SOURCE.csv
+Usage: ncu_source_share.py SOURCE.csv [--lines N]
 """
+import argparse
 import csv
-import io
-import sys
-from collections import defaultdict
+from collections import Counter
 
 
-def sample_column(header):
-    """Index of the 'Warp Stall Sampling (All Samples)' column, else None."""
-    for i, name in enumerate(header):
-        if "Sampling" in name and "All" in name:
-            return i
-    for i, name in enumerate(header):
-        if "Sampling" in name:
-            return i
-    return None
+def read_page(path):
+    """Per file and per (file, line): stall samples and thread instructions of
+    the CUDA source lines, and the stall reasons summed over them. The page
+    holds one table per file ("File Path", "Function Name", a header row);
+    a CUDA line's row has its line number and the address "-", the SASS rows
+    under it an address and no line number."""
+    samples, instructions, lines, reasons = Counter(), Counter(), Counter(), Counter()
+    current, header = "?", None
+    with open(path, newline="", encoding="utf-8", errors="replace") as f:
+        for row in csv.reader(f):
+            if len(row) == 2:
+                if row[0] == "File Path":
+                    current = row[1].split("/src/")[-1]
+                continue
+            if row and row[0] == "Line No":
+                header = {name: i for i, name in enumerate(row)}
+                continue
+            if header is None or len(row) < 3 or not row[0] or row[2] != "-":
+                continue
 
+            def value(name):
+                try:
+                    return float(row[header[name]].replace(",", ""))
+                except (KeyError, ValueError, IndexError):
+                    return 0.0
 
-def shares(text):
-    """{file: samples} from the page; files are announced by lines that are
-    not CSV rows of the current table (ncu prints one table per file)."""
-    per_file = defaultdict(float)
-    current = "?"
-    column = None
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        row = next(csv.reader(io.StringIO(line)))
-        if len(row) <= 2:  # a file's heading ("File: ..." or the path alone)
-            current = row[-1].split(":", 1)[-1].strip() or current
-            column = None
-            continue
-        if column is None:
-            column = sample_column(row)
-            continue
-        try:
-            per_file[current] += float(row[column].replace(",", ""))
-        except (ValueError, IndexError):
-            continue
-    return per_file
+            s = value("Warp Stall Sampling (All Samples)")
+            samples[current] += s
+            instructions[current] += value("Thread Instructions Executed")
+            lines[(current, row[0])] += s
+            for name in header:
+                if name.startswith("stall_") and "Not Issued" not in name:
+                    reasons[name[len("stall_"):]] += value(name)
+    return samples, instructions, lines, reasons
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
-    per_file = shares(text)
-    total = sum(per_file.values())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("page")
+    parser.add_argument("--lines", type=int, default=12, help="busiest source lines to list")
+    args = parser.parse_args()
+    samples, instructions, lines, reasons = read_page(args.page)
+    total, total_inst = sum(samples.values()), sum(instructions.values())
     if total <= 0:
-        print("ncu_source_share: no stall samples found; first lines of the page:")
-        print("\n".join(text.splitlines()[:8]))
+        print(f"ncu_source_share: no stall samples in {args.page}")
         return
-    print(f"warp-stall samples by source file ({total:.0f} in all):")
-    for name, value in sorted(per_file.items(), key=lambda kv: -kv[1]):
-        if value / total >= 0.002:
-            print(f"  {100 * value / total:5.1f} %  {name}")
+    print(f"warp-stall samples by source file ({total:.0f} in all; share of thread instructions):")
+    for name, value in samples.most_common():
+        if value / total >= 0.003:
+            inst = 100 * instructions[name] / total_inst if total_inst else 0
+            print(f"  {100 * value / total:5.1f} %  ({inst:4.1f} %)  {name}")
+    all_reasons = sum(reasons.values()) or 1
+    print("stall reasons: " + ", ".join(
+        f"{name} {100 * v / all_reasons:.0f} %" for name, v in reasons.most_common(8)))
+    print("busiest lines:")
+    for (name, line), value in lines.most_common(args.lines):
+        print(f"  {100 * value / total:5.1f} %  {name}:{line}")
 
 
 if __name__ == "__main__":

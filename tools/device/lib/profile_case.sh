@@ -2,21 +2,24 @@
 # The `profile` case of tools/device/bench.sh: Nsight Compute on one launch
 # of each transport kernel, with the clocks left alone (--clock-control none).
 
-# `ncu_kernel LABEL KERNEL_REGEX CMD...`: profiles the first launch of the
-# kernel under CMD into $out/profile_LABEL.{txt,csv} (a report file stays in
+# `ncu_kernel LABEL KERNEL_REGEX SKIP CMD...`: profiles the launch of the
+# kernel under CMD after SKIP earlier ones. `fastmu bench` transports one
+# muon at its set-up, then its warm-up run in chunks that start at 16384
+# muons and double (PipelineChunks.hh): with 4e6 muons, skip 5 profiles a
+# chunk of 5e5, which fills the GPU as a run's chunks do. into $out/profile_LABEL.{txt,csv} (a report file stays in
 # $work: too large to bring back) and profile_LABEL_source.csv.
 ncu_kernel() {
-  local label=$1 kernel=$2 ncu
-  shift 2
+  local label=$1 kernel=$2 skip=$3 ncu
+  shift 3
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   note "ncu: $label"
   echo "\$ $*" | tee -a "$log"
-  "$ncu" --clock-control none --kernel-name "regex:$kernel" --launch-count 1 --set full \
+  "$ncu" --clock-control none --kernel-name "regex:$kernel" --launch-skip "$skip" --launch-count 1 --set full \
     --import-source yes -f -o "$work/profile_$label" "$@" >>"$log" 2>&1 ||
     echo "  ncu: exit $? (see $(basename "$log"))" | tee -a "$log"
   [ -f "$work/profile_$label.ncu-rep" ] || return 0
   "$ncu" -i "$work/profile_$label.ncu-rep" --page details >"$out/profile_$label.txt" 2>&1
-  "$ncu" -i "$work/profile_$label.ncu-rep" --page source --csv --print-source cuda \
+  "$ncu" -i "$work/profile_$label.ncu-rep" --page source --csv --print-source cuda,sass \
     >"$out/profile_${label}_source.csv" 2>&1 &&
     python3 "$device_tools/ncu_source_share.py" "$out/profile_${label}_source.csv" |
     tee -a "$log" "$out/profile_$label.txt" >/dev/null
@@ -24,12 +27,15 @@ ncu_kernel() {
 
 profile_case() {
   local n nd
-  n=$(count --n 1000000)
+  n=$(count --n 4000000)
   nd=$(count --detailed-n 20000)
   machine_info
   warm_tables cuda fastmu
-  ncu_kernel iron transport_kernel "$bin/fastmu" bench --backend cuda --case iron-block --n "$n" --repeat 1 --gpus 1
-  ncu_kernel ship transport_kernel "$bin/fastmu" bench --backend cuda --case ship --n "$n" --repeat 1 --gpus 1
-  ncu_kernel detailed detailed_kernel "$bin/fastmu" run --example ship --n 1000 --n-detailed "$nd" \
-    --backend cuda --no-plot --out-dir "$work/profile_detailed"
+  ncu_kernel iron transport_kernel 5 "$bin/fastmu" bench --backend cuda --case iron-block --n "$n" --repeat 1 --gpus 1
+  ncu_kernel ship transport_kernel 5 "$bin/fastmu" bench --backend cuda --case ship --n "$n" --repeat 1 --gpus 1
+  rm -f "$work/profile_detailed.h5"
+  muon_file "ship_$nd.h5" --n "$nd" --spectrum ship
+  ncu_kernel detailed detailed_kernel 0 "$bin/fastmu" run --engine detailed \
+    --geometry examples/ship_warm.json --muons "$work/ship_$nd.h5" --out "$work/profile_detailed.h5" \
+    --backend cuda
 }
