@@ -9,6 +9,7 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/Hdf5.hh"
+#include "fastmu/io/InputFiles.hh"
 
 namespace fastmu::io {
 namespace {
@@ -48,6 +49,7 @@ bool parse_number(const std::string& s, double& value) {
 ColumnTable read_csv(const std::filesystem::path& path) {
   std::ifstream in(path);
   if (!in) throw Error(path.string() + ": cannot open file");
+  note_input(path);
   ColumnTable table;
   std::string line;
   std::size_t line_no = 0;
@@ -108,7 +110,7 @@ ColumnTable read_hdf5(const std::filesystem::path& path, const std::string& data
   h5::Handle ds(H5Dopen2(file.get(), dataset.c_str(), H5P_DEFAULT));
   if (h5::has_attribute(ds.get(), "columns")) {
     table.columns =
-        split_commas(h5::read_string_attribute(ds.get(), "columns", source + ": " + dataset));
+        split_commas(h5::read_string_list_attribute(ds.get(), "columns", source + ": " + dataset));
   } else {
     table.columns = default_columns;
     if (table.columns.size() > dims[1]) table.columns.resize(dims[1]);
@@ -124,6 +126,7 @@ ColumnTable read_hdf5(const std::filesystem::path& path, const std::string& data
 ColumnTable read_raw_f32(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw Error(path.string() + ": cannot open file");
+  note_input(path);
   const std::streamoff size = in.tellg();
   constexpr std::size_t ncol = 7;
   if (size % static_cast<std::streamoff>(ncol * sizeof(float)) != 0) {
