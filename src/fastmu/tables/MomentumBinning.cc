@@ -3,16 +3,20 @@
 #include <cmath>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/InputLimits.hh"
 
 namespace fastmu {
 namespace {
 
 void check_range(double p_min, double p_max, int n) {
-  if (!(p_min > 0) || !std::isfinite(p_max) || !(p_max > p_min)) {
+  if (!(p_min > 0) || !(p_max <= limits::kTopMomentum) || !(p_max > p_min)) {
     throw Error("momentum range [" + std::to_string(p_min) + ", " + std::to_string(p_max) +
-                "] GeV/c: need 0 < p-min < p-max");
+                "] GeV/c: need 0 < p-min < p-max <= " + std::to_string(limits::kTopMomentum));
   }
-  if (n < 1) throw Error("--p-bins must be at least 1 (got " + std::to_string(n) + ")");
+  if (n < 1 || n > limits::kMaxMomentumBins) {
+    throw Error("--p-bins: " + std::to_string(n) + " is not in [1, " +
+                std::to_string(limits::kMaxMomentumBins) + "]");
+  }
 }
 
 }  // namespace
