@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <unordered_set>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/AtomicOutput.hh"
@@ -46,6 +48,19 @@ bool parse_number(const std::string& s, double& value) {
   return end == s.c_str() + s.size();
 }
 
+}  // namespace
+
+long first_duplicate_column(const std::vector<std::string>& names) {
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(names.size());
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    if (!seen.insert(names[c]).second) return static_cast<long>(c);
+  }
+  return -1;
+}
+
+namespace {
+
 ColumnTable read_csv(const std::filesystem::path& path) {
   std::ifstream in(path);
   if (!in) throw Error(path.string() + ": cannot open file");
@@ -69,12 +84,10 @@ ColumnTable read_csv(const std::filesystem::path& path) {
       throw Error(path.string() + ":" + std::to_string(line_no) +
                   ": header line expected (column names), found a number '" + name + "'");
     }
-    for (std::size_t k = 0; k < c; ++k) {
-      if (table.columns[k] == name) {
-        throw Error(path.string() + ":" + std::to_string(line_no) + ": duplicate column '" + name +
-                    "'");
-      }
-    }
+  }
+  if (const long d = first_duplicate_column(table.columns); d >= 0) {
+    throw Error(path.string() + ":" + std::to_string(line_no) + ": duplicate column '" +
+                table.columns[static_cast<std::size_t>(d)] + "'");
   }
   const std::size_t ncol = table.columns.size();
   while (std::getline(in, line)) {

@@ -203,11 +203,10 @@ struct MuonReader::Impl {
         throw Error(fmt::format("{}:{}: header line expected (column names), found a number '{}'",
                                 source, lineno, columns[c]));
       }
-      for (std::size_t k = 0; k < c; ++k) {
-        if (columns[k] == columns[c]) {
-          throw Error(fmt::format("{}:{}: duplicate column '{}'", source, lineno, columns[c]));
-        }
-      }
+    }
+    if (const long d = io::first_duplicate_column(columns); d >= 0) {
+      throw Error(fmt::format("{}:{}: duplicate column '{}'", source, lineno,
+                              columns[static_cast<std::size_t>(d)]));
     }
     col = map_columns(columns, source);
     ncol = columns.size();
