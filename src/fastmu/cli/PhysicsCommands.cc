@@ -31,10 +31,12 @@
 namespace fastmu::cli {
 namespace {
 
+constexpr double kSameAsP = -1;  // --p-max not given: p
+
 struct CommonOptions {
   std::string material;
   double p = 0;
-  double p_max = -1;  // < 0: same as p
+  double p_max = kSameAsP;
   long long n = 0;
   int charge = -1;
   unsigned long long seed = 1;
@@ -79,10 +81,9 @@ void check_common(const CommonOptions& o) {
   const std::string range = fmt::format("(0, {:g}] GeV/c", limits::kTopMomentum);
   if (!(o.p > 0 && o.p <= limits::kTopMomentum))
     bad(fmt::format("--p: {:g} GeV/c is not a momentum in {}", o.p, range));
-  if (o.p_max >= 0 && o.p_max < o.p)
-    bad("--p-max: must be >= --p (" + std::to_string(o.p_max) + " < " + std::to_string(o.p) + ")");
-  if (o.p_max >= 0 && !(o.p_max <= limits::kTopMomentum))
-    bad(fmt::format("--p-max: {:g} GeV/c is not a momentum in {}", o.p_max, range));
+  if (o.p_max != kSameAsP && !(o.p_max >= o.p && o.p_max <= limits::kTopMomentum))
+    bad(fmt::format("--p-max: {:g} GeV/c is not a momentum in [--p, {:g}] GeV/c", o.p_max,
+                    limits::kTopMomentum));
   if (o.n <= 0) bad("--n: number of muons must be positive, got " + std::to_string(o.n));
   if (o.charge != -1 && o.charge != 1)
     bad("--charge: must be -1 or 1, got " + std::to_string(o.charge));
