@@ -336,10 +336,14 @@ def copy_table(d):
 
 
 def stale_part(d):
+    """Parts of a build killed an hour ago (dead process) and two days ago (any id)."""
     cache = os.environ["FASTMU_CACHE"]
     os.makedirs(cache, exist_ok=True)
-    for name in (".old.h5.part4194000", ".old2.h5.part4194001"):
-        open(os.path.join(cache, name), "w").close()
+    now = time.time()
+    for name, age in ((".old.h5.part4194000", 3600), (".old2.h5.part1", 2 * 86400)):
+        path = os.path.join(cache, name)
+        open(path, "w").close()
+        os.utime(path, (now - age, now - age))
 
 
 def stale_part_gone(d):

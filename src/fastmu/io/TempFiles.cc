@@ -87,7 +87,10 @@ int remove_stale_temp_files(const std::filesystem::path& dir, std::chrono::hours
     const pid_t pid = static_cast<pid_t>(std::stol(digits));
     std::error_code tec;
     const auto age = fs::file_time_type::clock::now() - fs::last_write_time(it->path(), tec);
-    const bool gone = pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH;
+    // A process id names a process of this host only: on a cache shared
+    // between hosts a file being written elsewhere has a recent time.
+    const bool gone = pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH &&
+                      age > std::chrono::minutes(10);
     if (!tec && (gone || age > max_age) && fs::remove(it->path(), tec)) ++removed;
   }
   return removed;

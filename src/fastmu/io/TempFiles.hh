@@ -28,7 +28,8 @@ class InterruptCleanup {
 std::filesystem::path temp_sibling(const std::filesystem::path& final);
 
 // Removes the temporary files (".NAME.part<pid>") in `dir` whose process is
-// gone, or that are older than `max_age` (a process id can be reused).
+// gone (and not written for 10 minutes: the id may be another host's), or
+// that are older than `max_age` (a process id can be reused).
 // Returns how many went. Errors (a file another process removed) are ignored.
 int remove_stale_temp_files(const std::filesystem::path& dir,
                             std::chrono::hours max_age = std::chrono::hours(24));
