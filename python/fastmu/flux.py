@@ -18,6 +18,7 @@ import numbers
 import numpy as np
 
 from . import _fastmu
+from ._checks import integer
 from ._fastmu import Error
 
 COLUMNS = ("px", "py", "pz", "x", "y", "z", "pdg", "weight")
@@ -47,9 +48,9 @@ def flux(n, e_min=1.0, e_max=1e5, zenith_max=85.0, gamma=2.0, area=(-0.5, 0.5, -
     """
     if not isinstance(n, numbers.Integral) or isinstance(n, bool) or n < 0:
         raise Error(f"flux: n must be an integer >= 0, got {n!r}")
-    return _fastmu._flux_sample(int(n), float(e_min), float(e_max), float(zenith_max),
-                                float(gamma), float(cos_power), _area(area), float(z), int(seed),
-                                int(threads))
+    return _fastmu._flux_sample(integer("n", n), float(e_min), float(e_max), float(zenith_max),
+                                float(gamma), float(cos_power), _area(area), float(z),
+                                integer("seed", seed), integer("threads", threads))
 
 
 def flux_intensity(energy, zenith_deg):

@@ -11,6 +11,7 @@ p0, px, py, pz, x, y, z (GeV/c, metres); a stopped muon has px = py = pz = 0.
     t = fastmu.physics.transport("G4_Fe", thickness=10.0, p=50.0, n=1000)
 """
 
+from ._checks import integer
 from ._fastmu import Error
 from ._fastmu import physics as _p
 
@@ -24,7 +25,8 @@ def sample(material, p, p_max=None, step=0.02, n=10000, charge=-1, seed=1, threa
     [p, p_max] (p_max = p by default), recorded where they leave it.
     Returns an (n, 7) array p0, px, py, pz, x, y, z."""
     return _p.sample(material, float(p), None if p_max is None else float(p_max), float(step),
-                     int(n), int(charge), int(seed), int(threads), bool(photonuclear), bool(decay))
+                     integer("n", n), integer("charge", charge), integer("seed", seed),
+                     integer("threads", threads), bool(photonuclear), bool(decay))
 
 
 def transport(material, thickness, p, p_max=None, n=10000, charge=-1, field=(0.0, 0.0, 0.0),
@@ -36,8 +38,9 @@ def transport(material, thickness, p, p_max=None, n=10000, charge=-1, field=(0.0
     if len(field) != 3:
         raise Error("physics.transport: field must have 3 components (Bx, By, Bz)")
     return _p.transport(material, float(thickness), float(p),
-                        None if p_max is None else float(p_max), int(n), int(charge), field,
-                        int(seed), int(threads), bool(photonuclear), bool(decay))
+                        None if p_max is None else float(p_max), integer("n", n),
+                        integer("charge", charge), field, integer("seed", seed),
+                        integer("threads", threads), bool(photonuclear), bool(decay))
 
 
 __all__ = ["sample", "transport", "COLUMNS"]

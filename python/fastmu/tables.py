@@ -8,6 +8,7 @@
 """
 
 from . import _fastmu
+from ._checks import integer
 
 load_table = _fastmu.load_table
 
@@ -23,9 +24,11 @@ def build_table(material, step=0.02, p_min=0.18, p_max=400.0, p_bins=95, binning
     samples: minutes on many cores); use fewer samples for quick studies.
     Runs on `threads` threads (0: all cores) with the GIL released."""
     return _fastmu._build_table(
-        str(material), float(step), float(p_min), float(p_max), int(p_bins), str(binning),
-        int(samples_per_bin), int(hist_bins), int(seed), int(threads), int(charge),
-        float(epsilon), int(pilot_muons), int(pilot_probes), bool(progress))
+        str(material), float(step), float(p_min), float(p_max), integer("p_bins", p_bins),
+        str(binning), integer("samples_per_bin", samples_per_bin),
+        integer("hist_bins", hist_bins), integer("seed", seed), integer("threads", threads),
+        integer("charge", charge), float(epsilon), integer("pilot_muons", pilot_muons),
+        integer("pilot_probes", pilot_probes), bool(progress))
 
 
 def table_cache_dir(dir=None):

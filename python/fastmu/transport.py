@@ -18,6 +18,7 @@ import os
 import numpy as np
 
 from . import _fastmu
+from ._checks import integer
 from ._fastmu import Error
 
 # interfaces.md "Transport output".
@@ -173,6 +174,10 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     (int32, the steps each muon took). Bad input raises fastmu.Error.
     """
     decay = _decay_flag(decay)
+    seed, max_steps, threads = integer("seed", seed), integer("max_steps", max_steps), integer(
+        "threads", threads)
+    gpus, first_id, long_steps = integer("gpus", gpus), integer("first_id", first_id), integer(
+        "long_steps", long_steps)
     geometry = _as_geometry(geometry)
     if backend not in ("auto", "cpu", "cuda"):
         raise Error(f"--backend: '{backend}' is not one of auto, cpu, cuda")

@@ -205,7 +205,7 @@ TEST_F(FieldMapTest, LoadErrorsAreOneLineAndNameTheFile) {
   {
     MapFile m;
     m.poison = std::numeric_limits<float>::quiet_NaN();
-    EXPECT_EQ(load_error(m), f + ": B[0, 0, 0, 0] is not finite");
+    EXPECT_EQ(load_error(m), f + ": B[0, 0, 0, 0] is not in [-1000, 1000] T");
   }
   {
     MapFile m;

@@ -78,7 +78,8 @@ TEST(GeometryJson, PerMaterialSteps) {
   EXPECT_EQ(g.material_steps().at("G4_W"), 0.004);
   EXPECT_EQ(g.material_steps().at("G4_Galactic"), 0.5);  // canonical name
   doc["steps"] = {{"G4_W", -1.0}};
-  EXPECT_TRUE(has(load_error(doc), "geom.json: steps.G4_W: step must be a positive length (m)"));
+  EXPECT_TRUE(
+      has(load_error(doc), "geom.json: steps.G4_W: step -1 m is not a length in (0, 1000] m"));
   doc["steps"] = {{"G4_Unobtainium", 0.01}};
   EXPECT_TRUE(has(load_error(doc), "unknown material 'G4_Unobtainium'"));
 }
@@ -95,7 +96,7 @@ TEST(GeometryJson, ErrorsNameTheFileAndPath) {
     auto doc = world_doc();
     doc["volumes"].push_back(
         arb8_json("a", 0, 0, {{0, 0}, {0, 1}, {1, 1}, {1, 0}, {0, 0}, {0, 1}, {1, 1}, {1, 0}}));
-    EXPECT_TRUE(has(load_error(doc), "geom.json: volumes[0].dz: must be > 0"));
+    EXPECT_TRUE(has(load_error(doc), "geom.json: volumes[0].dz: 0 m is not in (0, 1e5] m"));
   }
   {
     auto doc = world_doc();
@@ -193,7 +194,8 @@ TEST(GeometryJson, ErrorsNameTheFileAndPath) {
   {
     auto doc = world_doc();
     doc["materials"] = {{"m", {{"density", -1}, {"composition", {{"Fe", 1}}}}}};
-    EXPECT_TRUE(has(load_error(doc), "geom.json: materials.m.density: must be > 0"));
+    EXPECT_TRUE(has(load_error(doc),
+                    "geom.json: materials.m.density: -1 g/cm3 is not in [1e-25, 1000] g/cm3"));
   }
   {
     auto doc = world_doc();

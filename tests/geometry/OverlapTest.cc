@@ -73,3 +73,35 @@ TEST(Overlap, FunctionIsSymmetricAndPrunesByBoundingBox) {
 
 }  // namespace
 }  // namespace fastmu
+
+namespace fastmu {
+namespace {
+
+// Many volumes side by side in one z range, and stacked in z: the check pairs
+// only neighbours (a uniform grid of the bounding boxes), so 10500 of them
+// load at once, and the one overlap among them is named.
+TEST(Overlap, ManyVolumesSideBySideAndStacked) {
+  const int k = 100;  // k x k boxes of 5 cm at a 10 cm pitch
+  auto doc = test::world_doc();
+  doc["world"]["min"] = {-1, -1, -1};
+  doc["world"]["max"] = {0.1 * k + 1, 0.1 * k + 1, 30};
+  for (int i = 0; i < k; ++i) {
+    for (int j = 0; j < k; ++j) {
+      doc["volumes"].push_back(test::box_json("b" + std::to_string(i) + "_" + std::to_string(j),
+                                              {0.1 * i, 0.1 * j, 0},
+                                              {0.1 * i + 0.05, 0.1 * j + 0.05, 1}));
+    }
+  }
+  for (int s = 0; s < 500; ++s) {  // slabs over the whole grid, 1 cm each
+    doc["volumes"].push_back(test::box_json("s" + std::to_string(s), {-0.5, -0.5, 2 + 0.01 * s},
+                                            {0.1 * k, 0.1 * k, 2.01 + 0.01 * s}));
+  }
+  EXPECT_NO_THROW(test::load(doc));
+  doc["volumes"].push_back(test::box_json("late", {5.04, 5.04, 0.5}, {5.08, 5.08, 0.6}));
+  EXPECT_EQ(test::load_error(doc), "geom.json: volumes 'b50_50' and 'late' overlap");
+  doc["volumes"].back() = test::box_json("late", {3, 3, 5.005}, {4, 4, 5.006});
+  EXPECT_EQ(test::load_error(doc), "geom.json: volumes 's300' and 'late' overlap");
+}
+
+}  // namespace
+}  // namespace fastmu

@@ -220,7 +220,7 @@ TEST(Terrain, BadFilesGiveOneLine) {
   expect_line(error_with("ragged.csv", "1,2,3\n1,2\n"),
               "ragged.csv: line 2: expected 3 heights (as the first row), got 2");
   expect_line(error_with("nan.csv", "1,2\n1,nan\n"),
-              "nan.csv: line 2, column 2: height is not finite");
+              "nan.csv: line 2, column 2: height nan m is not in [-1e5, 1e5] m");
   expect_line(error_with("text.csv", "1,2\n1,x\n"),
               "text.csv: line 2, column 2: 'x' is not a number");
   expect_line(error_with("row.csv", "1,2,3\n"), "row.csv: height map has 3 x 1 nodes");

@@ -368,6 +368,11 @@ TEST(MaterialLibrary, CustomMaterialErrors) {
   msg = error_of([&] { lib.add_custom("bad", 0.0, {{"Fe", 1.0}}); });
   EXPECT_NE(msg.find("density"), std::string::npos) << msg;
   EXPECT_THROW(lib.add_custom("bad", -1.0, {{"Fe", 1.0}}), Error);
+  // Absurd densities (1e300 crashed the engine, 1e15 built tables forever).
+  msg = error_of([&] { lib.add_custom("bad", 1e300, {{"Fe", 1.0}}); });
+  EXPECT_NE(msg.find("is not in [1e-25, 1000] g/cm3"), std::string::npos) << msg;
+  EXPECT_THROW(lib.add_custom("bad", 1e15, {{"Fe", 1.0}}), Error);
+  EXPECT_THROW(lib.add_custom("bad", 1e-300, {{"Fe", 1.0}}), Error);
   EXPECT_THROW(lib.add_custom("bad", std::numeric_limits<double>::quiet_NaN(), {{"Fe", 1.0}}),
                Error);
 

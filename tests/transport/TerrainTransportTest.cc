@@ -206,7 +206,7 @@ TEST(TerrainTransport, RunWithABadHeightMapWritesNothing) {
     std::ifstream in(log);
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     EXPECT_EQ(text, "fastmu: error: " + (dir / "hill.csv").string() +
-                        ": line 2, column 2: height is not finite\n")
+                        ": line 2, column 2: height nan m is not in [-1e5, 1e5] m\n")
         << engine;
   }
 }

@@ -19,6 +19,7 @@
 #include "fastmu/cli/MpiProgress.hh"
 #include "fastmu/cli/MpiSession.hh"
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
 #include "fastmu/io/AtomicOutput.hh"
@@ -30,10 +31,12 @@
 namespace fastmu::cli {
 namespace {
 
+constexpr double kSameAsP = -1;  // --p-max not given: p
+
 struct CommonOptions {
   std::string material;
   double p = 0;
-  double p_max = -1;  // < 0: same as p
+  double p_max = kSameAsP;
   long long n = 0;
   int charge = -1;
   unsigned long long seed = 1;
@@ -75,10 +78,12 @@ void add_common(CLI::App* cmd, CommonOptions& o) {
 
 void check_common(const CommonOptions& o) {
   auto bad = [](const std::string& what) { throw Error(what); };
-  if (!(o.p > 0) || !std::isfinite(o.p))
-    bad("--p: momentum must be positive, got " + std::to_string(o.p));
-  if (o.p_max >= 0 && o.p_max < o.p)
-    bad("--p-max: must be >= --p (" + std::to_string(o.p_max) + " < " + std::to_string(o.p) + ")");
+  const std::string range = fmt::format("(0, {:g}] GeV/c", limits::kTopMomentum);
+  if (!(o.p > 0 && o.p <= limits::kTopMomentum))
+    bad(fmt::format("--p: {:g} GeV/c is not a momentum in {}", o.p, range));
+  if (o.p_max != kSameAsP && !(o.p_max >= o.p && o.p_max <= limits::kTopMomentum))
+    bad(fmt::format("--p-max: {:g} GeV/c is not a momentum in [--p, {:g}] GeV/c", o.p_max,
+                    limits::kTopMomentum));
   if (o.n <= 0) bad("--n: number of muons must be positive, got " + std::to_string(o.n));
   if (o.charge != -1 && o.charge != 1)
     bad("--charge: must be -1 or 1, got " + std::to_string(o.charge));
@@ -138,8 +143,9 @@ Vec3 parse_field(const std::string& text) {
       throw Error("--field: '" + text + "' is not three numbers BX,BY,BZ in tesla");
     }
   }
-  if (v.size() != 3 || !std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2]))
-    throw Error("--field: '" + text + "' is not three numbers BX,BY,BZ in tesla");
+  const auto bounded = [](double b) { return std::abs(b) <= limits::kMaxField; };
+  if (v.size() != 3 || !bounded(v[0]) || !bounded(v[1]) || !bounded(v[2]))
+    throw Error("--field: '" + text + "' is not three numbers BX,BY,BZ in [-1000, 1000] tesla");
   return {v[0], v[1], v[2]};
 }
 
@@ -161,8 +167,8 @@ void register_physics_commands(CLI::App& app) {
   sample->callback([sample_opts, step] {
     const CommonOptions& o = *sample_opts;
     check_common(o);
-    if (!(*step > 0) || !std::isfinite(*step))
-      throw Error("--step: must be positive, got " + std::to_string(*step));
+    if (!(*step > 0 && *step <= limits::kMaxStep))
+      throw Error(fmt::format("--step: {:g} m is not in (0, {:g}] m", *step, limits::kMaxStep));
     const Material& material = builtin_materials().find(o.material);
     // Under mpirun each rank samples its share of the muon ids; rank 0
     // gathers the shares in order and writes the one-process file.
@@ -206,8 +212,10 @@ void register_physics_commands(CLI::App& app) {
   transport->callback([transport_opts, thickness, field_text] {
     const CommonOptions& o = *transport_opts;
     check_common(o);
-    if (!(*thickness > 0) || !std::isfinite(*thickness))
-      throw Error("--thickness: must be positive, got " + std::to_string(*thickness));
+    if (!(*thickness > 0 && *thickness <= limits::kMaxThickness)) {
+      throw Error(fmt::format("--thickness: {:g} m is not in (0, {:g}] m", *thickness,
+                              limits::kMaxThickness));
+    }
     const Vec3 field = parse_field(*field_text);
     const Material& material = builtin_materials().find(o.material);
     ProgressBar bar("physics transport", std::size_t(o.n));

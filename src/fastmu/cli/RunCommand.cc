@@ -34,6 +34,7 @@
 #include "fastmu/geometry/ShipShield.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/ColumnTable.hh"
+#include "fastmu/io/InputFiles.hh"
 #include "fastmu/physics/DetailedEngine.hh"
 #include "fastmu/physics/LadderSampler.hh"
 #include "fastmu/tables/TableCache.hh"
@@ -199,6 +200,13 @@ void print_stats(const TransportResult& r, const TransportStats& st, int threads
       "%zu above the tables, %zu decayed\n",
       c.by_status[0], c.by_status[1], c.by_status[2], c.by_status[3], c.by_status[4],
       c.by_status[5], c.by_status[6]);
+}
+
+// The files named on the command line are inputs before they are read, so
+// that an --out equal to one of them is refused before any work.
+void note_run_inputs(const RunArgs& a) {
+  for (const auto& f : {a.geometry, a.muons}) io::note_input(f);
+  for (const auto& f : a.tables) io::note_input(f);
 }
 
 // `run --engine detailed`: the detailed engine through the same geometry,
@@ -370,6 +378,7 @@ void run_files(const RunArgs& a) {
   const io::h5::Compression compression = io::h5::parse_compression(a.compression);
   const std::uint64_t max_memory =
       a.max_memory.empty() ? 0 : parse_memory_size(a.max_memory, "--max-memory");
+  note_run_inputs(a);
   { io::AtomicOutput probe(a.out); }  // fail on an unwritable --out before the work
   if (a.engine == "detailed") return run_detailed_files(a);
   if (a.engine != "fast")
@@ -394,6 +403,7 @@ void run_files(const RunArgs& a) {
     cache.build_options().p_top = tables_top(a);
   });
   times.geometry = seconds_since(t_run);
+  { io::AtomicOutput probe(a.out); }  // nor one of the files the geometry names
   trace("run: geometry loaded");
   cache.preload(cache_tables_needed(*geometry, materials, given, cache, opt, material_steps(a)));
   const std::pair<Backend, int> resolved = started.found.get();  // before any table build

@@ -19,6 +19,7 @@
 #include "fastmu/cli/MpiTableBuilds.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/AtomicOutput.hh"
+#include "fastmu/io/InputFiles.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/tables/EngineSampleSource.hh"
 #include "fastmu/tables/FileSampleSource.hh"
@@ -51,7 +52,8 @@ void run_build(const BuildArgs& a) {
   TableMetadata meta;
   mpi::collective([&] {
     o.binning = parse_momentum_binning(a.binning);
-    // Fail on an unwritable --out before a long build.
+    // Fail on an unwritable --out (or the samples file) before a long build.
+    if (!a.from_samples.empty()) io::note_input(a.from_samples);
     if (mpi::rank() == 0) io::AtomicOutput probe(a.out);
     material = &builtin_materials().find(a.material);
     if (a.from_samples.empty()) return;

@@ -7,12 +7,17 @@
 
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
+#include "fastmu/cli/OptionRanges.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Trace.hh"
 #include "fastmu/core/Version.hh"
+#include "fastmu/io/Hdf5.hh"
+#include "fastmu/io/InputFiles.hh"
 
 int main(int argc, char** argv) {
   fastmu::trace("main: start");
+  fastmu::io::track_inputs();             // no output of a command replaces one of its inputs
+  fastmu::io::h5::silence_hdf5_errors();  // one line per error, fastmu's own
   CLI::App app{"fastmu " FASTMU_VERSION
                ": muon transport through matter and magnetic fields by histogram sampling.\n"
                "Units: metres, GeV/c, tesla. Run 'fastmu COMMAND --help' for each command."};
@@ -26,6 +31,7 @@ int main(int argc, char** argv) {
   fastmu::cli::register_validate_command(app);
   fastmu::cli::register_flux_command(app);
   fastmu::cli::register_underground_command(app);
+  fastmu::cli::check_integer_options(app);
   // Under mpirun every rank meets the same error; rank 0 reports it.
   struct Finalize {
     ~Finalize() { fastmu::cli::mpi::finalize(); }

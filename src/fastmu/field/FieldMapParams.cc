@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/Hdf5.hh"
 
@@ -30,6 +31,12 @@ FieldMapParams::FieldMapParams(std::array<std::size_t, 3> shape, std::vector<flo
       throw Error(fmt::format("{}: B: need at least 2 grid points along {}, got {}", source,
                               kAxis[a], shape_[a]));
     }
+    if (!(std::abs(lo_[a]) <= limits::kMaxCoordinate &&
+          std::abs(hi_[a]) <= limits::kMaxCoordinate)) {
+      throw Error(fmt::format("{}: min/max {} ({:g}, {:g}) is not within [-{:g}, {:g}] m", source,
+                              kAxis[a], lo_[a], hi_[a], limits::kMaxCoordinate,
+                              limits::kMaxCoordinate));
+    }
     if (!std::isfinite(lo_[a]) || !std::isfinite(hi_[a]) || !(lo_[a] < hi_[a])) {
       throw Error(fmt::format("{}: min {} ({:g}) must be < max {} ({:g})", source, kAxis[a], lo_[a],
                               kAxis[a], hi_[a]));
@@ -46,11 +53,12 @@ FieldMapParams::FieldMapParams(std::array<std::size_t, 3> shape, std::vector<flo
         source, lo_[0], lo_[1], lo_[2]));
   }
   for (std::size_t i = 0; i < b_.size(); ++i) {
-    if (!std::isfinite(b_[i])) {
+    if (!(std::abs(b_[i]) <= limits::kMaxField)) {
       const std::size_t c = i % 3, p = i / 3;
       const std::size_t iz = p % shape_[2], iy = (p / shape_[2]) % shape_[1],
                         ix = p / (shape_[2] * shape_[1]);
-      throw Error(fmt::format("{}: B[{}, {}, {}, {}] is not finite", source, ix, iy, iz, c));
+      throw Error(
+          fmt::format("{}: B[{}, {}, {}, {}] is not in [-1000, 1000] T", source, ix, iy, iz, c));
     }
   }
 }
@@ -66,6 +74,13 @@ FieldMapParams FieldMapParams::from_hdf5(const std::filesystem::path& file,
     std::string s;
     for (auto d : dims) s += (s.empty() ? "" : ", ") + std::to_string(d);
     throw Error(fmt::format("{}: dataset 'B' has shape ({}), expected (nx, ny, nz, 3)", source, s));
+  }
+  const double values = double(dims[0]) * double(dims[1]) * double(dims[2]) * 3.0;
+  if (values > limits::kMaxFieldMapValues) {
+    throw Error(
+        fmt::format("{}: dataset 'B' of {} x {} x {} points holds {:g} values, more than "
+                    "the {:g} a field map may have",
+                    source, dims[0], dims[1], dims[2], values, limits::kMaxFieldMapValues));
   }
   std::vector<float> b = io::h5::read_dataset<float>(f.get(), "B", source);
   std::array<double, 3> lo{}, hi{};

@@ -19,6 +19,7 @@
 #include <pugixml.hpp>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/io/InputFiles.hh"
 #include "fastmu/materials/Material.hh"
 
 namespace fastmu {
@@ -681,6 +682,7 @@ GeometryParams geometry_from_gdml_file(const std::filesystem::path& file,
   const std::string source = file.string();
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot open geometry file", source));
+  io::note_input(file);
   std::ostringstream buf;
   buf << in.rdbuf();
   json doc = gdml_to_geometry_json(buf.str(), source);
@@ -688,6 +690,7 @@ GeometryParams geometry_from_gdml_file(const std::filesystem::path& file,
   sidecar += ".json";
   if (std::filesystem::exists(sidecar)) {
     std::ifstream sin(sidecar);
+    io::note_input(sidecar);
     json extra;
     try {
       extra = json::parse(sin);

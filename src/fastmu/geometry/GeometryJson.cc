@@ -12,11 +12,13 @@
 #include <nlohmann/json.hpp>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/geometry/CrossSection.hh"
 #include "fastmu/geometry/GeometryParams.hh"
 #include "fastmu/geometry/JsonNode.hh"
 #include "fastmu/geometry/OverlapCheck.hh"
 #include "fastmu/geometry/TerrainJson.hh"
+#include "fastmu/io/InputFiles.hh"
 #include "fastmu/materials/Material.hh"
 
 namespace fastmu {
@@ -35,14 +37,17 @@ void read_custom_materials(const Node& node, MaterialLibrary& materials) {
     const Node m = node.key(name);
     m.allow_keys({"density", "composition"});
     const double density = m.require("density").number();
-    if (density <= 0) m.key("density").fail("must be > 0 (g/cm3)");
+    if (!(density >= limits::kMinDensity && density <= limits::kMaxDensity)) {
+      m.key("density").fail(fmt::format("{:g} g/cm3 is not in [{:g}, {:g}] g/cm3", density,
+                                        limits::kMinDensity, limits::kMaxDensity));
+    }
     const Node comp = m.require("composition");
     comp.expect_object();
     if (comp.j.empty()) comp.fail("expected at least one element");
     std::map<std::string, double> fractions;
     for (const auto& [symbol, f] : comp.j.items()) {
       const double x = comp.key(symbol).number();
-      if (x <= 0) comp.key(symbol).fail("mass fraction must be > 0");
+      if (!(x > 0 && x <= 1e6)) comp.key(symbol).fail("mass fraction must be in (0, 1e6]");
       fractions[symbol] = x;
     }
     if (materials.contains(name)) {
@@ -85,8 +90,8 @@ VolumeDesc read_volume(const Node& n, std::size_t i, const std::string& source,
   if (shape == "box") {
     n.allow_keys({"name", "shape", "min", "max", "material", "field"});
     v.shape = VolumeShape::box;
-    v.lo = n.require("min").numbers<3>("[x, y, z]");
-    v.hi = n.require("max").numbers<3>("[x, y, z]");
+    v.lo = n.require("min").bounded<3>("[x, y, z]", limits::kMaxCoordinate, "m");
+    v.hi = n.require("max").bounded<3>("[x, y, z]", limits::kMaxCoordinate, "m");
     for (int a = 0; a < 3; ++a) {
       if (!(v.lo[a] < v.hi[a])) {
         n.fail(fmt::format("degenerate box: min {} ({:g}) must be < max {} ({:g})", kAxis[a],
@@ -98,7 +103,10 @@ VolumeDesc read_volume(const Node& n, std::size_t i, const std::string& source,
     v.shape = VolumeShape::arb8;
     v.z_center = n.require("z_center").number();
     v.dz = n.require("dz").number();
-    if (!(v.dz > 0)) n.key("dz").fail(fmt::format("must be > 0, got {:g}", v.dz));
+    if (!(std::abs(v.z_center) <= limits::kMaxCoordinate))
+      n.key("z_center").fail(fmt::format("{:g} m is not within 1e5 m of 0", v.z_center));
+    if (!(v.dz > 0 && v.dz <= limits::kMaxCoordinate))
+      n.key("dz").fail(fmt::format("{:g} m is not in (0, 1e5] m", v.dz));
     const Node verts = n.require("vertices");
     if (!verts.j.is_array() || verts.j.size() != 8) {
       verts.fail(fmt::format("expected 8 [x, y] pairs, got {}", verts.j.is_array()
@@ -106,7 +114,7 @@ VolumeDesc read_volume(const Node& n, std::size_t i, const std::string& source,
                                                                     : verts.j.type_name()));
     }
     for (std::size_t k = 0; k < 8; ++k) {
-      const auto xy = verts.index(k).numbers<2>("an [x, y] pair");
+      const auto xy = verts.index(k).bounded<2>("an [x, y] pair", limits::kMaxCoordinate, "m");
       v.vertices[k] = {xy[0], xy[1]};
     }
     normalise_arb8(v, fmt::format("{}: volumes[{}] ('{}')", source, i, v.name));
@@ -115,7 +123,8 @@ VolumeDesc read_volume(const Node& n, std::size_t i, const std::string& source,
   }
   const Node mat = n.require("material");
   v.material_id = material_id(mat);
-  if (n.has("field")) v.field = n.key("field").numbers<3>("[Bx, By, Bz] in tesla");
+  if (n.has("field"))
+    v.field = n.key("field").bounded<3>("[Bx, By, Bz] in tesla", limits::kMaxField, "T");
   for (int a = 0; a < 3; ++a) {
     const double tol = 1e-9 * (1 + std::abs(world_lo[a]) + std::abs(world_hi[a]));
     if (v.lo[a] < world_lo[a] - tol || v.hi[a] > world_hi[a] + tol) {
@@ -172,8 +181,8 @@ SensitivePlane read_plane(const Node& n, const std::array<double, 3>& world_lo,
                                 world_lo[2], world_hi[2]));
   }
   std::array<double, 2> x{world_lo[0], world_hi[0]}, y{world_lo[1], world_hi[1]};
-  if (n.has("x")) x = n.key("x").numbers<2>("[min, max]");
-  if (n.has("y")) y = n.key("y").numbers<2>("[min, max]");
+  if (n.has("x")) x = n.key("x").bounded<2>("[min, max]", limits::kMaxCoordinate, "m");
+  if (n.has("y")) y = n.key("y").bounded<2>("[min, max]", limits::kMaxCoordinate, "m");
   if (!(x[0] < x[1])) n.key("x").fail("window min must be < max");
   if (!(y[0] < y[1])) n.key("y").fail("window min must be < max");
   return {static_cast<float>(z), static_cast<float>(x[0]), static_cast<float>(x[1]),
@@ -187,6 +196,7 @@ GeometryParams GeometryParams::from_json_file(const std::filesystem::path& file,
   const std::string source = file.string();
   std::ifstream in(file);
   if (!in) throw Error(fmt::format("{}: cannot open geometry file", source));
+  io::note_input(file);
   json doc;
   try {
     doc = json::parse(in);
@@ -217,7 +227,8 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
       const Node n = steps.key(name);
       if (!materials.contains(name)) n.fail(fmt::format("unknown material '{}'", name));
       const double d = n.number();
-      if (!(d > 0) || !std::isfinite(d)) n.fail("step must be a positive length (m)");
+      if (!(d > 0 && d <= limits::kMaxStep))
+        n.fail(fmt::format("step {:g} m is not a length in (0, {:g}] m", d, limits::kMaxStep));
       g.material_steps_[materials.find(name).name] = d;
     }
   }
@@ -240,8 +251,8 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
   // World.
   const Node world = root.require("world");
   world.allow_keys({"min", "max", "material"});
-  g.world_lo_ = world.require("min").numbers<3>("[x, y, z]");
-  g.world_hi_ = world.require("max").numbers<3>("[x, y, z]");
+  g.world_lo_ = world.require("min").bounded<3>("[x, y, z]", limits::kMaxCoordinate, "m");
+  g.world_hi_ = world.require("max").bounded<3>("[x, y, z]", limits::kMaxCoordinate, "m");
   for (int a = 0; a < 3; ++a) {
     if (!(g.world_lo_[a] < g.world_hi_[a])) {
       world.fail(fmt::format("min {} ({:g}) must be < max {} ({:g})", kAxis[a], g.world_lo_[a],

@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/io/Hdf5.hh"
+#include "fastmu/io/InputFiles.hh"
 
 namespace fastmu {
 
@@ -34,8 +36,9 @@ std::vector<double> parse_csv_row(const std::string& line, const std::string& wh
     if (end == begin || *end != '\0' || errno == ERANGE) {
       throw Error(fmt::format("{}, column {}: '{}' is not a number", where, column, cell));
     }
-    if (!std::isfinite(v))
-      throw Error(fmt::format("{}, column {}: height is not finite", where, column));
+    if (!(std::abs(v) <= limits::kMaxCoordinate))
+      throw Error(
+          fmt::format("{}, column {}: height {:g} m is not in [-1e5, 1e5] m", where, column, v));
     row.push_back(v);
     if (comma == std::string::npos) return row;
     pos = comma + 1;
@@ -46,6 +49,7 @@ HeightMap read_csv(const std::filesystem::path& file) {
   const std::string source = file.string();
   std::ifstream in(file);
   if (!in) throw Error(fmt::format("{}: cannot open height map", source));
+  io::note_input(file);
   HeightMap m;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -75,14 +79,20 @@ HeightMap read_hdf5(const std::filesystem::path& file, const std::string& datase
     throw Error(fmt::format("{}: dataset '{}' has {} dimensions, expected 2 (ny, nx)", source,
                             dataset, dims.size()));
   }
+  if (double(dims[0]) * double(dims[1]) > limits::kMaxHeightMapPoints) {
+    throw Error(
+        fmt::format("{}: dataset '{}' of {} x {} heights is more than the {:g} a height "
+                    "map may have",
+                    source, dataset, dims[0], dims[1], limits::kMaxHeightMapPoints));
+  }
   HeightMap m;
   m.ny = static_cast<std::int32_t>(dims[0]);
   m.nx = static_cast<std::int32_t>(dims[1]);
   m.heights = io::h5::read_dataset<double>(f.get(), dataset, source);
   for (std::size_t k = 0; k < m.heights.size(); ++k) {
-    if (!std::isfinite(m.heights[k])) {
-      throw Error(fmt::format("{}: dataset '{}': height [{}, {}] is not finite", source, dataset,
-                              k / static_cast<std::size_t>(m.nx),
+    if (!(std::abs(m.heights[k]) <= limits::kMaxCoordinate)) {
+      throw Error(fmt::format("{}: dataset '{}': height [{}, {}] is not in [-1e5, 1e5] m", source,
+                              dataset, k / static_cast<std::size_t>(m.nx),
                               k % static_cast<std::size_t>(m.nx)));
     }
   }

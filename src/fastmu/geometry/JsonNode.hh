@@ -81,6 +81,19 @@ struct Node {
     for (std::size_t i = 0; i < N; ++i) r[i] = index(i).number();
     return r;
   }
+  // numbers<N>, each within [-bound, bound] (limits::kMaxCoordinate for
+  // positions, limits::kMaxField for fields).
+  template <std::size_t N>
+  std::array<double, N> bounded(const char* what, double bound, const char* unit) const {
+    const std::array<double, N> r = numbers<N>(what);
+    for (std::size_t i = 0; i < N; ++i) {
+      if (!(std::abs(r[i]) <= bound)) {
+        index(i).fail(
+            fmt::format("{:g} {} is not in [-{:g}, {:g}] {}", r[i], unit, bound, bound, unit));
+      }
+    }
+    return r;
+  }
 };
 
 }  // namespace fastmu::json_check

@@ -18,7 +18,8 @@ namespace fastmu {
 bool volumes_overlap(const VolumeDesc& a, const VolumeDesc& b);
 
 // Throws fastmu::Error("<source>: volumes 'a' and 'b' overlap") for the first
-// overlapping pair (pairs found by a sweep over z).
+// overlapping pair by index (pairs found through a uniform x-y grid of the
+// bounding boxes: about linear in the number of volumes).
 void check_overlaps(const std::vector<VolumeDesc>& volumes, const std::string& source);
 
 }  // namespace fastmu

@@ -5,10 +5,13 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <unordered_set>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/Hdf5.hh"
+#include "fastmu/io/InputFiles.hh"
 
 namespace fastmu::io {
 namespace {
@@ -45,9 +48,23 @@ bool parse_number(const std::string& s, double& value) {
   return end == s.c_str() + s.size();
 }
 
+}  // namespace
+
+long first_duplicate_column(const std::vector<std::string>& names) {
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(names.size());
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    if (!seen.insert(names[c]).second) return static_cast<long>(c);
+  }
+  return -1;
+}
+
+namespace {
+
 ColumnTable read_csv(const std::filesystem::path& path) {
   std::ifstream in(path);
   if (!in) throw Error(path.string() + ": cannot open file");
+  note_input(path);
   ColumnTable table;
   std::string line;
   std::size_t line_no = 0;
@@ -67,12 +84,10 @@ ColumnTable read_csv(const std::filesystem::path& path) {
       throw Error(path.string() + ":" + std::to_string(line_no) +
                   ": header line expected (column names), found a number '" + name + "'");
     }
-    for (std::size_t k = 0; k < c; ++k) {
-      if (table.columns[k] == name) {
-        throw Error(path.string() + ":" + std::to_string(line_no) + ": duplicate column '" + name +
-                    "'");
-      }
-    }
+  }
+  if (const long d = first_duplicate_column(table.columns); d >= 0) {
+    throw Error(path.string() + ":" + std::to_string(line_no) + ": duplicate column '" +
+                table.columns[static_cast<std::size_t>(d)] + "'");
   }
   const std::size_t ncol = table.columns.size();
   while (std::getline(in, line)) {
@@ -108,7 +123,7 @@ ColumnTable read_hdf5(const std::filesystem::path& path, const std::string& data
   h5::Handle ds(H5Dopen2(file.get(), dataset.c_str(), H5P_DEFAULT));
   if (h5::has_attribute(ds.get(), "columns")) {
     table.columns =
-        split_commas(h5::read_string_attribute(ds.get(), "columns", source + ": " + dataset));
+        split_commas(h5::read_string_list_attribute(ds.get(), "columns", source + ": " + dataset));
   } else {
     table.columns = default_columns;
     if (table.columns.size() > dims[1]) table.columns.resize(dims[1]);
@@ -124,6 +139,7 @@ ColumnTable read_hdf5(const std::filesystem::path& path, const std::string& data
 ColumnTable read_raw_f32(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw Error(path.string() + ": cannot open file");
+  note_input(path);
   const std::streamoff size = in.tellg();
   constexpr std::size_t ncol = 7;
   if (size % static_cast<std::streamoff>(ncol * sizeof(float)) != 0) {

@@ -28,6 +28,10 @@ struct ColumnTable {
 enum class TableFormat { csv, hdf5, raw_f32 };
 
 // By extension: .h5/.hdf5 -> hdf5, .f32 -> raw_f32, anything else -> csv.
+// The index of the first column name that repeats an earlier one, or -1
+// (linear in the number of columns: headers of any width).
+long first_duplicate_column(const std::vector<std::string>& names);
+
 TableFormat format_from_path(const std::filesystem::path& path);
 
 // Reads a table. `dataset` names the HDF5 dataset (e.g. "muons"); for HDF5 a

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/io/InputFiles.hh"
 
 namespace fastmu::io::h5 {
 namespace {
@@ -65,6 +66,7 @@ void silence_hdf5_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 Handle open_file(const std::string& path) {
   silence_hdf5_errors();
+  note_input(path);
   if (H5Fis_hdf5(path.c_str()) <= 0) {
     throw Error(path + ": not a readable HDF5 file");
   }
@@ -219,28 +221,75 @@ void write_attribute(hid_t obj, const std::string& name, const std::vector<doubl
         "cannot write attribute '" + name + "'");
 }
 
-std::string read_string_attribute(hid_t obj, const std::string& name, const std::string& source) {
+// Any string attribute: a scalar or an array of any rank, fixed or variable
+// length (h5py writes `attrs['x'] = np.array([b'a', b'b'])` as a 1-D array of
+// fixed-length strings), read element by element into buffers of the size
+// its type and dataspace give, with bounds on both.
+std::vector<std::string> read_string_array_attribute(hid_t obj, const std::string& name,
+                                                     const std::string& source) {
+  constexpr hssize_t kMaxStrings = 100000;
+  constexpr std::size_t kMaxStringBytes = 1 << 20;
+  const std::string what = source + ": attribute '" + name + "'";
   Handle a = open_attribute(obj, name, source);
   Handle type(H5Aget_type(a.get()));
-  if (H5Tget_class(type.get()) != H5T_STRING) {
-    throw Error(source + ": attribute '" + name + "' is not a string");
+  if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING)
+    throw Error(what + " is not a string");
+  Handle space(H5Aget_space(a.get()));
+  const hssize_t n = space.valid() ? H5Sget_simple_extent_npoints(space.get()) : -1;
+  if (n < 0 || n > kMaxStrings) {
+    throw Error(what + " holds " + std::to_string(n) + " strings, not 0 to " +
+                std::to_string(kMaxStrings));
   }
+  std::vector<std::string> out;
+  if (n == 0) return out;
+  const auto count = static_cast<std::size_t>(n);
+  Handle mem(H5Tcopy(H5T_C_S1));
+  H5Tset_cset(mem.get(), H5Tget_cset(type.get()));  // HDF5 converts no character sets
   if (H5Tis_variable_str(type.get()) > 0) {
-    char* value = nullptr;
-    Handle mem(H5Tcopy(H5T_C_S1));
     H5Tset_size(mem.get(), H5T_VARIABLE);
-    // h5py writes str attributes as variable-length UTF-8; HDF5 converts no character sets.
-    H5Tset_cset(mem.get(), H5Tget_cset(type.get()));
-    check(H5Aread(a.get(), mem.get(), &value), "cannot read attribute '" + name + "'");
-    std::string out = value ? value : "";
-    H5free_memory(value);
+    std::vector<char*> values(count, nullptr);
+    const herr_t rc = H5Aread(a.get(), mem.get(), values.data());
+    for (char* v : values) {
+      if (rc >= 0) out.emplace_back(v ? v : "");
+      H5free_memory(v);
+    }
+    if (rc < 0) throw Error("cannot read " + what);
     return out;
   }
   const std::size_t size = H5Tget_size(type.get());
-  std::string out(size, '\0');
-  check(H5Aread(a.get(), type.get(), out.data()), "cannot read attribute '" + name + "'");
-  while (!out.empty() && out.back() == '\0') out.pop_back();
+  if (size == 0 || size > kMaxStringBytes) {
+    throw Error(what + ": strings of " + std::to_string(size) + " bytes, not 1 to " +
+                std::to_string(kMaxStringBytes));
+  }
+  H5Tset_size(mem.get(), size);
+  H5Tset_strpad(mem.get(), H5T_STR_NULLPAD);
+  std::vector<char> buf(size * count, '\0');
+  check(H5Aread(a.get(), mem.get(), buf.data()), "cannot read attribute '" + name + "'");
+  for (std::size_t k = 0; k < count; ++k) {
+    const char* p = buf.data() + k * size;
+    std::size_t len = 0;
+    while (len < size && p[len] != '\0') ++len;
+    out.emplace_back(p, len);
+  }
   return out;
+}
+
+std::string read_string_attribute(hid_t obj, const std::string& name, const std::string& source) {
+  std::vector<std::string> v = read_string_array_attribute(obj, name, source);
+  if (v.size() != 1) {
+    throw Error(source + ": attribute '" + name + "' holds " + std::to_string(v.size()) +
+                " strings, expected one");
+  }
+  return std::move(v[0]);
+}
+
+std::string read_string_list_attribute(hid_t obj, const std::string& name,
+                                       const std::string& source) {
+  std::string joined;
+  for (const std::string& s : read_string_array_attribute(obj, name, source)) {
+    joined += (joined.empty() ? "" : ",") + s;
+  }
+  return joined;
 }
 
 std::vector<double> read_double_array_attribute(hid_t obj, const std::string& name,

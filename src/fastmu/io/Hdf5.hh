@@ -82,7 +82,16 @@ void write_attribute(hid_t obj, const std::string& name, const std::string& valu
 void write_attribute(hid_t obj, const std::string& name, double value);
 void write_attribute(hid_t obj, const std::string& name, long long value);
 void write_attribute(hid_t obj, const std::string& name, const std::vector<double>& values);
+// A string attribute of one element (scalar, or an array of one), fixed or
+// variable length; any other shape is refused with one line.
 std::string read_string_attribute(hid_t obj, const std::string& name, const std::string& source);
+// Every string of a string attribute of any shape, in storage order.
+std::vector<std::string> read_string_array_attribute(hid_t obj, const std::string& name,
+                                                     const std::string& source);
+// A list attribute ("columns"): one comma-separated string, or an array of
+// strings (joined with commas).
+std::string read_string_list_attribute(hid_t obj, const std::string& name,
+                                       const std::string& source);
 double read_double_attribute(hid_t obj, const std::string& name, const std::string& source);
 long long read_int_attribute(hid_t obj, const std::string& name, const std::string& source);
 std::vector<double> read_double_array_attribute(hid_t obj, const std::string& name,

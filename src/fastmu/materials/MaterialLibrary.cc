@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/materials/MaterialData.hh"
 
 namespace fastmu {
@@ -65,9 +66,11 @@ const Material& MaterialLibrary::add_custom(const std::string& name, double dens
   const std::string where = "material '" + name + "'";
   if (name.empty()) throw Error("custom material: empty name");
   if (contains(name)) throw Error(where + ": name already defined");
-  if (!(density_g_cm3 > 0) || !std::isfinite(density_g_cm3)) {
-    throw Error(where + ": density must be a positive number of g/cm3 (got " +
-                std::to_string(density_g_cm3) + ")");
+  if (!(density_g_cm3 >= limits::kMinDensity && density_g_cm3 <= limits::kMaxDensity)) {
+    char range[128];
+    std::snprintf(range, sizeof range, ": density %g g/cm3 is not in [%g, %g] g/cm3", density_g_cm3,
+                  limits::kMinDensity, limits::kMaxDensity);
+    throw Error(where + range);
   }
   if (mass_fractions.empty()) throw Error(where + ": empty composition");
 

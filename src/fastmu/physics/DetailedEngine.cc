@@ -12,6 +12,7 @@
 #include "fastmu/physics/MuonStepper.hh"
 #include "fastmu/physics/VolumeHistory.hh"
 #ifdef FASTMU_HAVE_CUDA
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/physics/cuda/CudaHistories.hh"
 #endif
 
@@ -24,6 +25,10 @@ void check_common(double p_lo, double p_hi, int charge) {
   if (!(p_lo > 0) || !std::isfinite(p_lo)) throw Error("momentum must be positive and finite");
   if (!(p_hi >= p_lo) || !std::isfinite(p_hi))
     throw Error("maximum momentum must be >= the momentum");
+  if (!(p_hi <= limits::kTopMomentum)) {
+    throw Error("momentum " + std::to_string(p_hi) + " GeV/c is above the engine's top, " +
+                std::to_string(limits::kTopMomentum) + " GeV/c");
+  }
   if (charge != 1 && charge != -1) throw Error("charge must be -1 or 1");
 }
 
@@ -66,7 +71,8 @@ std::vector<MuonSample> sample_single_step(const Material& material, double p_lo
                                            const ProgressCallback& progress, std::uint64_t first_id,
                                            EngineBackend backend) {
   check_common(p_lo, p_hi, charge);
-  if (!(step_m > 0) || !std::isfinite(step_m)) throw Error("step must be positive and finite");
+  if (!(step_m > 0 && step_m <= limits::kMaxStep))
+    throw Error("step " + std::to_string(step_m) + " m is not in (0, 1000] m");
   return run(material, SphereVolume{step_m}, Vec3{}, p_lo, p_hi, n, charge, seed, threads, options,
              progress, first_id, backend);
 }
@@ -77,8 +83,8 @@ std::vector<MuonSample> transport_slab(const Material& material, double thicknes
                                        const PhysicsOptions& options,
                                        const ProgressCallback& progress, EngineBackend backend) {
   check_common(p_lo, p_hi, charge);
-  if (!(thickness_m > 0) || !std::isfinite(thickness_m))
-    throw Error("thickness must be positive and finite");
+  if (!(thickness_m > 0 && thickness_m <= limits::kMaxThickness))
+    throw Error("thickness " + std::to_string(thickness_m) + " m is not in (0, 1e5] m");
   return run(material, SlabVolume{thickness_m, 20.0}, field_tesla, p_lo, p_hi, n, charge, seed,
              threads, options, progress, 0, backend);
 }

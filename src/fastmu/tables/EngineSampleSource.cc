@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/core/Progress.hh"
 #include "fastmu/core/Version.hh"
 #include "fastmu/tables/LadderBuilder.hh"
@@ -93,6 +94,9 @@ TableParams build_table_with_engine(const Material& material, const TableBuildOp
 TableParams build_table_with_engine(const Material& material, const TableBuildOptions& options,
                                     bool progress, const BinShare& share, BinShareReport* report,
                                     PhysicsOptions physics) {
+  if (!(options.step_m > 0 && options.step_m <= limits::kMaxStep)) {
+    throw Error("--step: " + std::to_string(options.step_m) + " m is not in (0, 1000] m");
+  }
   auto tables = build_ladder_tables(material, {{options.step_m, 0.0}}, options, progress, share,
                                     report, physics);
   return std::move(tables.front());

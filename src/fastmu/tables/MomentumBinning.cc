@@ -1,18 +1,26 @@
 #include "fastmu/tables/MomentumBinning.hh"
 
 #include <cmath>
+#include <cstdio>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/InputLimits.hh"
 
 namespace fastmu {
 namespace {
 
 void check_range(double p_min, double p_max, int n) {
-  if (!(p_min > 0) || !std::isfinite(p_max) || !(p_max > p_min)) {
-    throw Error("momentum range [" + std::to_string(p_min) + ", " + std::to_string(p_max) +
-                "] GeV/c: need 0 < p-min < p-max");
+  if (!(p_min > 0) || !(p_max <= limits::kTopMomentum) || !(p_max > p_min)) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "--p-min, --p-max: momenta [%g, %g] GeV/c are not 0 < p-min < p-max <= %g", p_min,
+                  p_max, limits::kTopMomentum);
+    throw Error(text);
   }
-  if (n < 1) throw Error("--p-bins must be at least 1 (got " + std::to_string(n) + ")");
+  if (n < 1 || n > limits::kMaxMomentumBins) {
+    throw Error("--p-bins: " + std::to_string(n) + " is not in [1, " +
+                std::to_string(limits::kMaxMomentumBins) + "]");
+  }
 }
 
 }  // namespace

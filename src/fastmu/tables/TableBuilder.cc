@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
 #include "fastmu/tables/AliasTable.hh"
@@ -78,8 +79,8 @@ TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSo
 
 TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSource& source,
                         bool show_progress, const BinShare& share, BinShareReport* report) {
-  if (!(o.step_m > 0) || !std::isfinite(o.step_m)) {
-    throw Error("--step must be a positive length in metres");
+  if (!(o.step_m > 0 && o.step_m <= limits::kMaxStep)) {
+    throw Error("--step: " + std::to_string(o.step_m) + " m is not in (0, 1000] m");
   }
   if (o.hist_bins < 1 || o.hist_bins > 4096) throw Error("--hist-bins must be in [1, 4096]");
   if (o.samples_per_bin < 1) throw Error("--samples-per-bin must be at least 1");

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/tables/BinHistogrammer.hh"
 #include "fastmu/tables/TableParams.hh"
 
@@ -21,7 +22,7 @@ class ProgressShare;
 // p_kill to 100 TeV/c (where the detailed engine's tables end) in 163 log
 // bins, 0.081 wide in ln p as the 95 bins of [0.18, 400] GeV/c that `fastmu
 // tables build` makes by default.
-inline constexpr double kCacheTopMomentum = 1e5;  // GeV/c
+inline constexpr double kCacheTopMomentum = limits::kTopMomentum;  // GeV/c
 inline constexpr int kCacheMomentumBins = 163;
 
 struct TableBuildOptions {

@@ -10,6 +10,7 @@
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
+#include "fastmu/io/TempFiles.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/physics/LadderSampler.hh"
 #include "fastmu/tables/EngineSampleSource.hh"
@@ -100,6 +101,8 @@ TableCache::TableCache(std::filesystem::path dir) : dir_(std::move(dir)) {
   options_.backend = default_backend();
   options_.p_max = kCacheTopMomentum;
   options_.p_bins = kCacheMomentumBins;
+  // Files a killed build left half-written (TempFiles.hh) go here, once per cache.
+  io::remove_stale_temp_files(dir_);
 }
 
 void TableCache::share_builds(BinShare share) {

@@ -11,7 +11,9 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/io/AtomicOutput.hh"
+#include "fastmu/io/Hdf5.hh"
 #include "fastmu/io/Hdf5Chunks.hh"
+#include "fastmu/io/InputFiles.hh"
 #include "fastmu/tables/MomentumBinning.hh"
 
 namespace fastmu {
@@ -190,26 +192,7 @@ struct Reader {
   }
 
   std::string attr_string(const char* name) const {
-    Handle a(open_attr(name), H5Aclose);
-    Handle ftype(H5Aget_type(a.get()), H5Tclose);
-    if (H5Tget_class(ftype.get()) != H5T_STRING)
-      fail(std::string("attribute ") + name + " is not a string");
-    if (H5Tis_variable_str(ftype.get()) > 0) {
-      Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
-      H5Tset_size(mtype.get(), H5T_VARIABLE);
-      H5Tset_cset(mtype.get(), H5Tget_cset(ftype.get()));
-      char* p = nullptr;
-      if (H5Aread(a.get(), mtype.get(), &p) < 0) fail(std::string("cannot read attribute ") + name);
-      std::string s = p ? p : "";
-      H5free_memory(p);
-      return s;
-    }
-    const std::size_t size = H5Tget_size(ftype.get());
-    std::string s(size, '\0');
-    if (H5Aread(a.get(), ftype.get(), s.data()) < 0)
-      fail(std::string("cannot read attribute ") + name);
-    s.resize(std::strlen(s.c_str()));
-    return s;
+    return io::h5::read_string_attribute(file, name, path);  // any shape and string type
   }
 };
 
@@ -277,6 +260,7 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(name + ": no such table file");
   QuietHdf5 quiet;
+  io::note_input(path);
   if (H5Fis_hdf5(path.c_str()) <= 0) throw Error(name + ": not an HDF5 file");
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file.ok()) throw Error(name + ": cannot open HDF5 file");

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/transport/step/StepPhysics.hh"
 
 namespace fastmu {
@@ -22,7 +23,7 @@ struct StepSettings {
 };
 
 // Largest table step a user may ask for [m].
-inline constexpr double kMaxTableStep = 1000.0;
+inline constexpr double kMaxTableStep = limits::kMaxStep;
 inline constexpr std::int64_t kMaxLongSteps = 10;
 
 // StepOptions from `s`, or fastmu::Error naming the option ("--max-steps: ...").

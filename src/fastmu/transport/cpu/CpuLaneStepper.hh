@@ -238,7 +238,9 @@ FASTMU_FORCEINLINE bool plan_common_step(const Env& env, LaneState& s, int l, co
       s.table[l] != nullptr ? env.step_table(s.table[l], pm, s.in_field[l] != 0) : nullptr;
   c.table[l] = m;
   const float b2 = s.bx[l] * s.bx[l] + s.by[l] * s.by[l] + s.bz[l] * s.bz[l];
-  if (m == nullptr || !(s.plane_gap[l] > m->step) ||
+  // No plane within reach, nor within reach of the mid-step kick's shift
+  // (finish_step's rule, in its arithmetic: the gap left after the move > h).
+  if (m == nullptr || !(s.plane_gap[l] - m->step > m->step) ||
       fabsf(curvature_per_tesla(1.0f, pm)) * sqrtf(b2) * m->step > kMaxTurn ||
       (env.options.decay && step_proper_length(m->step, pm) > s.decay_left[l])) {
     return false;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/materials/Material.hh"
 
 namespace fastmu {
@@ -65,9 +66,9 @@ std::pair<std::string, double> parse_material_step(const std::string& text,
   const std::string value = text.substr(eq + 1);
   char* end = nullptr;
   const double v = std::strtod(value.c_str(), &end);
-  if (value.empty() || *end != '\0' || !(v > 0) || !std::isfinite(v)) {
-    throw Error(
-        fmt::format("{}: '{}': the length must be a positive number of metres", what, text));
+  if (value.empty() || *end != '\0' || !(v > 0 && v <= limits::kMaxStep)) {
+    throw Error(fmt::format("{}: '{}': the length is not a number of metres in (0, {:g}]", what,
+                            text, limits::kMaxStep));
   }
   return {text.substr(0, eq), v};
 }

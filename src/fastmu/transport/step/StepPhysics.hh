@@ -635,8 +635,11 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   if (s.table != nullptr) {
     const float ratio = h == s.table->step ? 1.0f : h * s.table->inv_step;
     // A step inside its volume takes its kick at the middle; one that ends
-    // on a boundary or a plane keeps its end there.
-    const bool mid_kick = !crossing && hit < 0 && !s.escape;
+    // on a boundary or a plane keeps its end there, and so does one that
+    // ends within h of a sensitive plane (the shift, at most h long, would
+    // carry it across the plane unrecorded: a plane on an exit face, reached
+    // by whole steps, lost 0.2 % of the muons).
+    const bool mid_kick = !crossing && hit < 0 && !s.escape && m.plane_gap > h;
     if constexpr (Tangent::kActive) {
       tan.interact(*s.table, s.bin, s.pm, end.u, h, ratio, s.rn, mid_kick);
     }

@@ -24,6 +24,7 @@
 #include "fastmu/io/ColumnTable.hh"
 #include "fastmu/io/Hdf5.hh"
 #include "fastmu/io/Hdf5RawRows.hh"
+#include "fastmu/io/InputFiles.hh"
 #include "fastmu/io/PositionedIo.hh"
 #include "fastmu/transport/MuonRowCheck.hh"
 
@@ -157,6 +158,7 @@ struct MuonReader::Impl {
   void open_csv(const std::filesystem::path& path) {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw Error(source + ": cannot open file");
+    io::note_input(path);
     struct stat st {};
     if (::fstat(fd, &st) != 0) throw Error(source + ": cannot read file");
     file_size = static_cast<std::uint64_t>(st.st_size);
@@ -201,11 +203,10 @@ struct MuonReader::Impl {
         throw Error(fmt::format("{}:{}: header line expected (column names), found a number '{}'",
                                 source, lineno, columns[c]));
       }
-      for (std::size_t k = 0; k < c; ++k) {
-        if (columns[k] == columns[c]) {
-          throw Error(fmt::format("{}:{}: duplicate column '{}'", source, lineno, columns[c]));
-        }
-      }
+    }
+    if (const long d = io::first_duplicate_column(columns); d >= 0) {
+      throw Error(fmt::format("{}:{}: duplicate column '{}'", source, lineno,
+                              columns[static_cast<std::size_t>(d)]));
     }
     col = map_columns(columns, source);
     ncol = columns.size();
@@ -228,8 +229,8 @@ struct MuonReader::Impl {
     dataset = io::h5::Handle(H5Dopen2(file.get(), "muons", H5P_DEFAULT));
     std::vector<std::string> columns;
     if (io::h5::has_attribute(dataset.get(), "columns")) {
-      columns =
-          split_header(io::h5::read_string_attribute(dataset.get(), "columns", source + ": muons"));
+      columns = split_header(
+          io::h5::read_string_list_attribute(dataset.get(), "columns", source + ": muons"));
     } else {
       columns.assign(std::begin(kNames), std::end(kNames));
       columns.resize(std::min<std::size_t>(columns.size(), dims[1]));

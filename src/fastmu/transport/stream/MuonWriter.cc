@@ -23,6 +23,7 @@
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/ColumnTable.hh"
 #include "fastmu/io/PositionedIo.hh"
+#include "fastmu/io/TempFiles.hh"
 
 namespace fastmu {
 namespace {
@@ -131,7 +132,8 @@ struct MuonWriter::Impl {
   bool committed = false;
 
   std::optional<io::AtomicOutput> atomic;
-  std::FILE* f = nullptr;  // CSV output or part file
+  std::optional<io::InterruptCleanup> part_cleanup;  // Mode::part: the part goes on an interrupt
+  std::FILE* f = nullptr;                            // CSV output or part file
 
   io::h5::Handle file, dataset;
   std::vector<double> pending;  // HDF5: fewer than kRowsPerChunk rows
@@ -425,6 +427,7 @@ MuonWriter::MuonWriter(const std::filesystem::path& path, OutputLayout layout,
   m.hdf5 = io::format_from_path(fmt_of) == io::TableFormat::hdf5;
   m.ncol = column_names(layout).size();
   if (mode == Mode::part) {
+    m.part_cleanup.emplace(path);
     m.f = std::fopen(path.c_str(), "wb");
     if (!m.f) throw Error("cannot write '" + m.name + "'");
     return;
