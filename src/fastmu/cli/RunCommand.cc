@@ -24,6 +24,7 @@
 #include "fastmu/cli/MpiProgress.hh"
 #include "fastmu/cli/MpiSession.hh"
 #include "fastmu/cli/MpiTableBuilds.hh"
+#include "fastmu/cli/PythonScripts.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/MemoryUsage.hh"
 #include "fastmu/core/Parallel.hh"
@@ -479,37 +480,18 @@ void write_f32(const std::filesystem::path& path, const std::vector<std::array<d
   io::write_table(path, t);
 }
 
-std::filesystem::path scripts_dir() {
-  if (const char* env = std::getenv("FASTMU_SCRIPTS_DIR")) return env;
-  return std::filesystem::path(FASTMU_PYTHON_DIR) / ".." / "scripts";
-}
-
-std::filesystem::path reference_dir() {
-  if (const char* env = std::getenv("FASTMU_REFERENCE_DIR")) return env;
-  return FASTMU_DEFAULT_REFERENCE_DIR;
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs scripts/plot_run.py; a missing interpreter or script is a warning.
+// Runs scripts/plot_run.py; no Python with NumPy and Matplotlib, or no
+// script, is a warning: the run's numbers are already printed and written.
 void plot(const std::vector<std::string>& args, const std::filesystem::path& png) {
-  const auto script = scripts_dir() / "plot_run.py";
-  const char* py = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  if (!std::filesystem::exists(script)) {
-    std::fprintf(stderr, "fastmu: warning: %s not found (set FASTMU_SCRIPTS_DIR): no plot\n",
-                 script.c_str());
-    return;
-  }
-  std::string cmd = std::string(py) + " " + quote(script.string());
-  for (const auto& a : args) cmd += " " + quote(a);
-  if (std::system(cmd.c_str()) != 0) {
-    std::fprintf(stderr, "fastmu: warning: plotting failed (%s)\n", cmd.c_str());
-  } else {
-    std::printf("wrote %s\n", png.c_str());
+  try {
+    const PythonScript script = find_script("plot_run.py", {"numpy", "matplotlib"});
+    if (run_script(script, args) != 0) {
+      std::fprintf(stderr, "fastmu: warning: %s failed: no plot\n", script.path.c_str());
+    } else {
+      std::printf("wrote %s\n", png.c_str());
+    }
+  } catch (const Error& e) {
+    std::fprintf(stderr, "fastmu: warning: no plot: %s\n", e.what());
   }
 }
 
@@ -520,11 +502,14 @@ double quantile(std::vector<double>& v, double q) {
   return v[k];
 }
 
-// The built-in examples' output folder, which must exist.
+// The built-in examples' output folder, created when missing.
 std::filesystem::path example_out_dir(const RunArgs& a) {
   std::filesystem::path dir = a.out_dir;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) {
-    throw Error(fmt::format("--out-dir: '{}' is not a folder", a.out_dir));
+    throw Error(fmt::format("--out-dir: '{}' is not a folder and cannot be created ({})", a.out_dir,
+                            ec ? ec.message() : "a file of that name exists"));
   }
   return dir;
 }
@@ -559,13 +544,17 @@ void run_iron_block(const RunArgs& a) {
 
   std::vector<double> p, x;
   std::vector<std::array<double, 7>> rows(n);
-  std::size_t stopped = 0;
+  std::size_t stopped = 0, decayed = 0;
   double sum_p = 0, sum_x2 = 0;
   const auto& m = r.muons;
   for (std::size_t i = 0; i < n; ++i) {
     rows[i] = {kIronBlockMomentum, m.px[i], m.py[i], m.pz[i], m.x[i], m.y[i], m.z[i]};
     if (r.status[i] != 0) {
+      // Not out of the iron: zero momentum, as the Geant4 samples and the
+      // detailed engine record it (a decayed muon's |p| is not a final |p|).
+      rows[i] = {kIronBlockMomentum, 0, 0, 0, m.x[i], m.y[i], m.z[i]};
       stopped += r.status[i] == 1;
+      decayed += r.status[i] == 6;
       continue;
     }
     const double pm = std::sqrt(double(m.px[i]) * m.px[i] + double(m.py[i]) * m.py[i] +
@@ -577,10 +566,13 @@ void run_iron_block(const RunArgs& a) {
   }
   const double mean_p = sum_p / p.size();
   const double x_rms = std::sqrt(sum_x2 / x.size());
-  std::printf("final |p| [GeV/c]: mean %.3f  q10 %.3f  q50 %.3f  q90 %.3f\n", mean_p,
-              quantile(p, 0.1), quantile(p, 0.5), quantile(p, 0.9));
-  std::printf("x rms %.2f cm, stopped fraction %.5f, time %.3f s, %.4g muons/s\n", 100 * x_rms,
-              double(stopped) / n, stats.seconds, n / stats.seconds);
+  std::printf(
+      "final |p| of the muons out of the iron [GeV/c]: mean %.3f  q10 %.3f  q50 %.3f  "
+      "q90 %.3f\n",
+      mean_p, quantile(p, 0.1), quantile(p, 0.5), quantile(p, 0.9));
+  std::printf(
+      "x rms %.2f cm, stopped fraction %.5f, decayed fraction %.5f, time %.3f s, %.4g muons/s\n",
+      100 * x_rms, double(stopped) / n, double(decayed) / n, stats.seconds, n / stats.seconds);
 
   const auto fast_file = dir / "iron_block_fast.f32";
   write_f32(fast_file, rows);
@@ -602,7 +594,8 @@ void run_iron_block(const RunArgs& a) {
                 (n / stats.seconds) / (samples.size() / secs));
     args.insert(args.end(), {"--detailed", detailed_file.string()});
   }
-  const auto g4 = reference_dir() / "slab_G4_Fe_10m_50GeV_mu-.f32";
+  // Geant4's histograms, shipped with the scripts (tools/make_geant4_reference.py).
+  const auto g4 = data_dir() / "geant4_iron_block_10m_50GeV_mu-.csv";
   if (std::filesystem::exists(g4)) {
     args.insert(args.end(), {"--geant4", g4.string()});
   } else {

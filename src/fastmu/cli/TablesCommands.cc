@@ -1,6 +1,4 @@
 // `fastmu tables build | info | plot`: the offline phase on the command line.
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdio>
@@ -17,6 +15,7 @@
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
 #include "fastmu/cli/MpiTableBuilds.hh"
+#include "fastmu/cli/PythonScripts.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/materials/Material.hh"
@@ -25,8 +24,6 @@
 #include "fastmu/tables/MomentumBinning.hh"
 #include "fastmu/tables/Sha256.hh"
 #include "fastmu/tables/TableFile.hh"
-
-extern char** environ;
 
 namespace fastmu::cli {
 namespace {
@@ -127,11 +124,6 @@ void run_info(const std::string& path) {
   }
 }
 
-std::filesystem::path scripts_dir() {
-  if (const char* s = std::getenv("FASTMU_SCRIPTS_DIR"); s && *s) return s;
-  return std::filesystem::path(FASTMU_PYTHON_DIR) / ".." / "scripts";
-}
-
 void run_plot(const std::string& path, const std::string& out_dir, const std::string& bins) {
   // One-line errors for a bad file or --bins before Python sees them.
   const int n = load_table(path).n_pbins();
@@ -149,29 +141,17 @@ void run_plot(const std::string& path, const std::string& out_dir, const std::st
                   std::to_string(n - 1) + ")");
     }
   }
-  const auto script = scripts_dir() / "plot_tables.py";
+  const PythonScript script = find_script("plot_tables.py", {"numpy", "h5py", "matplotlib"});
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(script, ec)) {
-    throw Error("plot script '" + script.string() + "' not found (set FASTMU_SCRIPTS_DIR)");
-  }
   std::filesystem::create_directories(out_dir, ec);
   if (ec) throw Error("--out '" + out_dir + "': cannot create folder: " + ec.message());
-  std::vector<std::string> args{"/usr/bin/python3", script.string(), path, "--out", out_dir};
+  std::vector<std::string> args{path, "--out", out_dir};
   if (!bins.empty()) {
     args.push_back("--bins");
     args.push_back(bins);
   }
-  std::vector<char*> argv;
-  for (auto& s : args) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  pid_t pid;
-  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
-    throw Error("cannot run /usr/bin/python3 for the plots");
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw Error("plot script '" + script.string() + "' failed on '" + path + "'");
+  if (run_script(script, args) != 0) {
+    throw Error("plot script '" + script.path.string() + "' failed on '" + path + "'");
   }
 }
 
