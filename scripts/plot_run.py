@@ -46,15 +46,21 @@ def binned(values, edges, n):
 def load_reference(path):
     """The binned Geant4 reference (tools/make_geant4_reference.py): per
     quantity the densities and errors on P_BINS and X_BINS, and its text."""
-    d = np.genfromtxt(path, delimiter=",", names=True, dtype=None, encoding="utf-8",
-                      comments="#")
-    n = float(d["count"][d["quantity"] == "muons"][0])
-    stopped = float(d["count"][d["quantity"] == "stopped"][0])
+    with open(path, encoding="utf-8") as f:
+        rows = [line.strip().split(",") for line in f if line.strip() and line[0] != "#"]
+    header, rows = rows[0], rows[1:]
+    col = {name: i for i, name in enumerate(header)}
+    quantity = np.array([r[col["quantity"]] for r in rows])
+    d = {name: np.array([float(r[i]) for r in rows]) for name, i in col.items()
+         if name != "quantity"}
+    d["quantity"] = quantity
+    n = float(d["count"][quantity == "muons"][0])
+    stopped = float(d["count"][quantity == "stopped"][0])
     out = {}
     for q in ("p", "x"):
-        rows = d[d["quantity"] == q]
-        width = rows["high"] - rows["low"]
-        out[q] = (rows["count"] / (n * width), rows["error"] / (n * width))
+        sel = quantity == q
+        width = d["high"][sel] - d["low"][sel]
+        out[q] = (d["count"][sel] / (n * width), d["error"][sel] / (n * width))
     return out, f"Geant4 11.4 (n={int(n)}, not out of the iron {(stopped / n):.4f}, no decay)"
 
 
@@ -112,7 +118,9 @@ def ship(args):
     c = {n: a[:, i] for i, n in enumerate(names)}
     hit = c["status"] == 0
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
-    axes[0].hist2d(c["x"][hit], c["y"][hit], bins=60, range=[[-2, 2], [-3, 3]], cmap="viridis")
+    *_, image = axes[0].hist2d(c["x"][hit], c["y"][hit], bins=60, range=[[-2, 2], [-3, 3]],
+                               cmap="viridis", cmin=1)
+    fig.colorbar(image, ax=axes[0], label="hits per bin (6.7 cm x 10 cm)")
     axes[0].set_xlabel("x [m]")
     axes[0].set_ylabel("y [m]")
     axes[0].set_title(f"hits at z = 82 m: {hit.sum()} of {len(hit)}")
@@ -123,6 +131,7 @@ def ship(args):
                      color=colour, label="mu-" if charge == 13 else "mu+")
     axes[1].set_xscale("log")
     axes[1].set_xlabel("|p| at the plane [GeV/c]")
+    axes[1].set_ylabel("hits per bin")
     axes[1].legend()
     fig.tight_layout()
     fig.savefig(args.out, dpi=110)
@@ -142,10 +151,13 @@ def underground(args):
     axes[0].set_ylabel("vertical intensity [cm$^{-2}$ s$^{-1}$ sr$^{-1}$]")
     axes[0].legend(fontsize=8)
     ratio = i / (9.8e-7 * np.exp(-h / 810.0))
-    axes[1].errorbar(h, ratio, yerr=ratio * e / np.where(i > 0, i, 1), fmt="o", ms=4, color="C0")
+    ratio_err = ratio * e / np.where(i > 0, i, 1)
+    axes[1].errorbar(h, ratio, yerr=ratio_err, fmt="o", ms=4, color="C0")
     axes[1].axhline(1.0, color="k")
     axes[1].axhspan(0.65, 1.35, color="0.85")
-    axes[1].set_ylim(0, 2.5)
+    # Every point inside the axes (shallow depths lie far above the exponential).
+    top = np.nanmax(np.append(ratio + ratio_err, 1.35))
+    axes[1].set_ylim(0, 1.1 * top)
     axes[1].set_ylabel("fastmu / Menon")
     axes[1].set_xlabel("depth [m.w.e.] (standard rock)")
     fig.tight_layout()

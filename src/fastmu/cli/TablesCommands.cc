@@ -80,7 +80,7 @@ void run_build(const BuildArgs& a) {
       mpi::active() ? fmt::format(" ({} ranks x {} threads)", mpi::size(), o.threads).c_str() : "");
 }
 
-void run_info(const std::string& path) {
+void run_info(const std::string& path, bool all_bins) {
   const TableParams t = load_table(path);
   const auto& m = t.metadata();
   const auto& d = t.data();
@@ -108,10 +108,15 @@ void run_info(const std::string& path) {
   std::printf("seed:            %llu\n", static_cast<unsigned long long>(m.seed));
   std::printf("created:         %s\n", m.created_utc.c_str());
   std::printf("device memory:   %.1f MB\n", t.device_bytes() / 1e6);
+  const int n = d.n_pbins();
+  const int shown = all_bins ? n : std::min(n, 8);
+  if (shown < n) {
+    std::printf(
+        "\n%d of the %d momentum bins, first to last evenly spread (--all-bins: every bin):", shown,
+        n);
+  }
   std::printf("\n%5s  %21s  %9s  %9s  %11s  %11s  %11s\n", "bin", "p range [GeV/c]", "centre",
               "samples", "<-dPz/P>", "std", "<dPt/P>");
-  const int n = d.n_pbins();
-  const int shown = std::min(n, 8);
   int last = -1;
   for (int k = 0; k < shown; ++k) {
     const int b = shown == 1 ? 0 : static_cast<int>(std::lround(double(k) * (n - 1) / (shown - 1)));
@@ -236,9 +241,11 @@ void register_tables_commands(CLI::App& app) {
   build->callback([a] { run_build(*a); });
 
   auto info_path = std::make_shared<std::string>();
+  auto info_all = std::make_shared<bool>(false);
   auto* info = tables->add_subcommand("info", "Summarise a table file");
   info->add_option("file", *info_path, "Table file (.h5)")->required();
-  info->callback([info_path] { run_info(*info_path); });
+  info->add_flag("--all-bins", *info_all, "list every momentum bin (default: 8, evenly spread)");
+  info->callback([info_path, info_all] { run_info(*info_path, *info_all); });
 
   struct PlotArgs {
     std::string file, out, bins;

@@ -231,7 +231,7 @@ void register_validate_command(CLI::App& app) {
       ->capture_default_str();
   v->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
   v->add_option("--max-steps", a->max_steps,
-                "step limit per muon (detailed engine: volume segments)")
+                "step limit per muon (the detailed engine: volume segments, i.e. volumes entered)")
       ->capture_default_str();
   v->add_option("--backend", a->backend,
                 "auto | cpu | cuda (the detailed engine follows the fast transport)")
