@@ -202,6 +202,24 @@ void print_stats(const TransportResult& r, const TransportStats& st, int threads
       c.by_status[5], c.by_status[6]);
 }
 
+// --out's format is its extension: anything else is refused rather than
+// written as CSV under a name that says otherwise.
+void check_output_extension(const std::string& out) {
+  const std::string ext = std::filesystem::path(out).extension().string();
+  if (ext != ".csv" && ext != ".h5" && ext != ".hdf5" && ext != ".hdf") {
+    throw Error(fmt::format(
+        "--out {}: unknown extension '{}' (.csv for CSV, .h5 or .hdf5 for HDF5)", out, ext));
+  }
+}
+
+// Without a sensitive plane no muon ends with status 0: say so before the work.
+void warn_without_planes(const GeometryParams& geometry, const RunArgs& a) {
+  if (!geometry.sensitive_planes().empty() || mpi::rank() != 0) return;
+  std::fprintf(stderr,
+               "fastmu: warning: %s has no sensitive planes: no muon can reach one (status 0)%s\n",
+               a.geometry.c_str(), a.all ? "" : "; without --all the output has no rows");
+}
+
 // `run --engine detailed`: the detailed engine through the same geometry,
 // muons and output (one GPU, or all cores; no tables).
 void run_detailed_files(const RunArgs& a) {
@@ -211,6 +229,7 @@ void run_detailed_files(const RunArgs& a) {
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
   const GeometryParams geometry = load_geometry_file(a.geometry, materials);
+  warn_without_planes(geometry, a);
   const MuonBatch muons = read_muons(a.muons, detailed_row_limits());
   DetailedTransportOptions d;
   d.p_kill = opt.p_kill;
@@ -368,6 +387,7 @@ void run_files(const RunArgs& a) {
   if (a.geometry.empty() || a.muons.empty() || a.out.empty()) {
     throw Error("run: --geometry, --muons and --out are required (or --example NAME)");
   }
+  check_output_extension(a.out);
   const io::h5::Compression compression = io::h5::parse_compression(a.compression);
   const std::uint64_t max_memory =
       a.max_memory.empty() ? 0 : parse_memory_size(a.max_memory, "--max-memory");
@@ -396,6 +416,7 @@ void run_files(const RunArgs& a) {
   });
   times.geometry = seconds_since(t_run);
   trace("run: geometry loaded");
+  warn_without_planes(*geometry, a);
   cache.preload(cache_tables_needed(*geometry, materials, given, cache, opt, material_steps(a)));
   const std::pair<Backend, int> resolved = started.found.get();  // before any table build
   const Backend backend = resolved.first;
@@ -714,7 +735,10 @@ void register_run_command(CLI::App& app) {
                   "decay in flight: on (a decayed muon gets status 6 where it decayed) | off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
-  run->add_option("--max-steps", a->max_steps, "step limit per muon")->capture_default_str();
+  run->add_option("--max-steps", a->max_steps,
+                  "step limit per muon (--engine detailed: volume segments, i.e. volumes "
+                  "entered; then status 3)")
+      ->capture_default_str();
   run->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
   run->add_option("--p-max", a->p_max,
                   "the tables' top momentum [GeV/c], at most 1e5: tables from the cache are built "
