@@ -2,8 +2,9 @@
 
 The extension fastmu/_fastmu*.so and the `fastmu` program are CMake targets of
 this repository, built for the interpreter that runs pip (sys.executable); the
-program goes into the package (fastmu/_bin/fastmu) and the `fastmu` console
-script runs it. The version is read from CMakeLists.txt, its one home.
+program goes into the package (fastmu/_bin/fastmu), with the plotting scripts
+and their data (fastmu/scripts, fastmu/data), and the `fastmu` console script
+runs it. The version is read from CMakeLists.txt, its one home.
 """
 
 import os
@@ -50,6 +51,9 @@ class CMakeBuild(build_ext):
         program = dest.parent / "_bin" / "fastmu"
         program.parent.mkdir(exist_ok=True)
         shutil.copy2(build_dir / "fastmu", program)
+        # Beside _bin, where the program looks for them (cli/PythonScripts.cc).
+        for folder in ("scripts", "data"):
+            shutil.copytree(ROOT / folder, dest.parent / folder, dirs_exist_ok=True)
 
 
 setup(

@@ -12,7 +12,7 @@ reach the detector give the transmitted flux per direction bin. The
 atmosphere above the terrain is vacuum: the sea-level flux already went
 through it.
 
-    PYTHONPATH=build/python python3 examples/muography.py --out muography.png
+    python3 examples/muography.py --out muography.png     # with fastmu installed
     # standard_rock tables: from the table cache (default), or built here quickly:
     python3 examples/muography.py --samples-per-bin 20000
 """

@@ -3,9 +3,10 @@
 
   plot_run.py iron-block --fast F.f32 [--detailed D.f32] [--geant4 G.f32] --out PNG
       final |p| and x of 50 GeV/c mu- after 10 m of iron: fast transport vs the
-      detailed engine vs Geant4. Every file is the 7-column float32 layout of
+      detailed engine vs Geant4. F and D are the 7-column float32 layout of
       the Geant4 reference samples (p0, px, py, pz, x, y, z); rows with
-      px = py = pz = 0 are stopped muons and are left out of the histograms.
+      px = py = pz = 0 stopped or decayed in the iron: counted, not plotted.
+      G is such a file or the binned reference data/geant4_iron_block_*.csv.
   plot_run.py ship --run RUN.h5 --out PNG
       SHiP-like shield: hits at the sensitive plane (x-y) and their |p|.
   plot_run.py underground --csv depth_intensity.csv --out PNG
@@ -26,40 +27,85 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 
+P_BINS = np.linspace(0, 50, 126)  # as data/geant4_iron_block_10m_50GeV_mu-.csv
+X_BINS = np.linspace(-0.25, 0.25, 101)
+
+
 def load_f32(path):
+    """(|p|, x) of the muons that left the iron, and the number of rows."""
     a = np.fromfile(path, dtype="<f4").reshape(-1, 7).astype(np.float64)
     moving = np.any(a[:, 1:4] != 0, axis=1)
-    return a[moving], np.count_nonzero(~moving), len(a)
+    p = np.sqrt((a[moving, 1:4] ** 2).sum(axis=1))
+    return p, a[moving, 4], len(a)
+
+
+def binned(values, edges, n):
+    """Muons per unit per muon entering, with the Poisson error."""
+    counts, _ = np.histogram(values, bins=edges)
+    width = np.diff(edges)
+    return counts / (n * width), np.sqrt(counts) / (n * width)
+
+
+def load_reference(path):
+    """The binned Geant4 reference (tools/make_geant4_reference.py): per
+    quantity the densities and errors on P_BINS and X_BINS, and its text."""
+    with open(path, encoding="utf-8") as f:
+        rows = [line.strip().split(",") for line in f if line.strip() and line[0] != "#"]
+    header, rows = rows[0], rows[1:]
+    col = {name: i for i, name in enumerate(header)}
+    quantity = np.array([r[col["quantity"]] for r in rows])
+    d = {name: np.array([float(r[i]) for r in rows]) for name, i in col.items()
+         if name != "quantity"}
+    d["quantity"] = quantity
+    n = float(d["count"][quantity == "muons"][0])
+    stopped = float(d["count"][quantity == "stopped"][0])
+    out = {}
+    for q in ("p", "x"):
+        sel = quantity == q
+        width = d["high"][sel] - d["low"][sel]
+        out[q] = (d["count"][sel] / (n * width), d["error"][sel] / (n * width))
+    return out, f"Geant4 11.4 (n={int(n)}, not out of the iron {(stopped / n):.4f}, no decay)"
 
 
 def iron_block(args):
-    sources = [("fast transport", args.fast, "C0")]
-    if args.detailed:
-        sources.append(("detailed engine", args.detailed, "C2"))
+    curves = []
+    for label, path, colour in (("fast transport", args.fast, "C0"),
+                                ("detailed engine", args.detailed, "C2")):
+        if not path:
+            continue
+        p, x, n = load_f32(path)
+        text = (f"{label} (n={n}, not out of the iron {(n - len(p)) / n:.4f}, "
+                f"<p>={p.mean():.2f} GeV/c, x rms={100 * np.sqrt((x ** 2).mean()):.2f} cm)")
+        curves.append((text, colour, binned(p, P_BINS, n), binned(x, X_BINS, n)))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    for text, colour, hp, hx in curves:
+        for ax, edges, (h, _) in ((axes[0], P_BINS, hp), (axes[1], X_BINS, hx)):
+            ax.stairs(h, edges, color=colour, label=text)
     if args.geant4:
-        sources.append(("Geant4", args.geant4, "k"))
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
-    p_bins = np.linspace(0, 50, 126)
-    x_bins = np.linspace(-0.25, 0.25, 101)
-    for label, path, colour in sources:
-        a, stopped, n = load_f32(path)
-        p = np.sqrt((a[:, 1:4] ** 2).sum(axis=1))
-        x = a[:, 4]
-        text = f"{label} (n={n}, stopped {stopped / n:.4f}, <p>={p.mean():.2f}, x rms={100 * np.sqrt((x ** 2).mean()):.2f} cm)"
-        style = dict(histtype="step", density=True, color=colour, label=text)
-        axes[0].hist(p, bins=p_bins, **style)
-        axes[1].hist(x, bins=x_bins, **style)
-    axes[0].set_xlabel("final |p| [GeV/c]")
-    axes[0].set_yscale("log")
-    axes[1].set_xlabel("final x [m]")
-    axes[1].set_yscale("log")
+        if args.geant4.endswith(".f32"):
+            p, x, n = load_f32(args.geant4)
+            ref = {"p": binned(p, P_BINS, n), "x": binned(x, X_BINS, n)}
+            text = f"Geant4 11.4 (n={n}, not out of the iron {(n - len(p)) / n:.4f}, no decay)"
+        else:
+            ref, text = load_reference(args.geant4)
+        for ax, edges, q in ((axes[0], P_BINS, "p"), (axes[1], X_BINS, "x")):
+            h, e = ref[q]
+            centres = 0.5 * (edges[:-1] + edges[1:])
+            shown = h > 0  # a log axis cannot show an empty bin
+            ax.errorbar(centres[shown], h[shown], yerr=e[shown], fmt="o", ms=2, color="k",
+                        elinewidth=0.8, label=text)
+    axes[0].set_xlabel("final |p| of the muons out of the iron [GeV/c]")
+    axes[0].set_ylabel("muons per GeV/c per muon entering")
+    axes[1].set_xlabel("final x of the muons out of the iron [m]")
+    axes[1].set_ylabel("muons per m per muon entering")
     for ax in axes:
-        ax.set_ylabel("density")
+        ax.set_yscale("log")
     # One legend below both panels: inside, it would hide the peaks.
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", fontsize=8, frameon=False)
-    fig.suptitle("50 GeV/c mu- through 10 m of iron")
-    fig.tight_layout(rect=(0, 0.06 * len(sources), 1, 1))
+    fig.suptitle("50 GeV/c mu- through 10 m of iron (muons stopped or decayed in the iron "
+                 "are counted, not plotted)", fontsize=10)
+    fig.tight_layout(rect=(0, 0.055 * len(handles), 1, 1))
     fig.savefig(args.out, dpi=110)
 
 
@@ -75,7 +121,9 @@ def ship(args):
     c = {n: a[:, i] for i, n in enumerate(names)}
     hit = c["status"] == 0
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
-    axes[0].hist2d(c["x"][hit], c["y"][hit], bins=60, range=[[-2, 2], [-3, 3]], cmap="viridis")
+    *_, image = axes[0].hist2d(c["x"][hit], c["y"][hit], bins=60, range=[[-2, 2], [-3, 3]],
+                               cmap="viridis", cmin=1)
+    fig.colorbar(image, ax=axes[0], label="hits per bin (6.7 cm x 10 cm)")
     axes[0].set_xlabel("x [m]")
     axes[0].set_ylabel("y [m]")
     axes[0].set_title(f"hits at z = 82 m: {hit.sum()} of {len(hit)}")
@@ -86,6 +134,7 @@ def ship(args):
                      color=colour, label="mu-" if charge == 13 else "mu+")
     axes[1].set_xscale("log")
     axes[1].set_xlabel("|p| at the plane [GeV/c]")
+    axes[1].set_ylabel("hits per bin")
     axes[1].legend()
     fig.tight_layout()
     fig.savefig(args.out, dpi=110)
@@ -133,7 +182,7 @@ def underground(args):
     axes[0].legend(fontsize=7)
     axes[1].axhline(1.0, color="k")
     axes[1].axhspan(0.8, 1.2, color="0.9")
-    axes[1].set_ylim(0, 2.5)
+    axes[1].set_ylim(bottom=0)  # autoscaled above: every point inside the axes
     axes[1].set_ylabel("fastmu / measured")
     axes[1].set_xlabel("depth [m.w.e.] (standard rock; measured: the site's medium)")
     fig.tight_layout()

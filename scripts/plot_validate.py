@@ -180,11 +180,13 @@ def fraction_checks(fast, det, tol, checks):
 def status_plot(path, fractions):
     if plt is None:
         return
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4))
-    for ax, (_, name) in zip(axes, CHARGES):
+    # One panel per charge present (the iron block has mu- only): no empty panel.
+    names = [name for _, name in CHARGES if any(r["charge"] == name for r in fractions)]
+    if not names:
+        return
+    fig, axes = plt.subplots(1, len(names), figsize=(6 * len(names), 4), squeeze=False)
+    for ax, name in zip(axes[0], names):
         rows = [r for r in fractions if r["charge"] == name]
-        if not rows:
-            continue
         xs = np.arange(len(rows))
         ff, fd = [r["fast"] for r in rows], [r["detailed"] for r in rows]
         nf, nd = rows[0]["n_fast"], rows[0]["n_detailed"]

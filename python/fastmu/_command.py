@@ -8,7 +8,7 @@ import sys
 def main():
     program = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bin", "fastmu")
     if not os.access(program, os.X_OK):
-        sys.stderr.write(f"fastmu: {program} is missing or not executable "
+        sys.stderr.write(f"fastmu: error: {program} is missing or not executable "
                          "(this installation of the package has no command-line program)\n")
         return 1
     os.execv(program, [program] + sys.argv[1:])

@@ -160,7 +160,7 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
         raise Error(f"ship parameters: expected an array of shape (n_magnets, 15), got "
                     f"{params.shape}")
     if backend not in ("auto", "cpu", "cuda"):
-        raise Error(f"--backend: '{backend}' is not one of auto, cpu, cuda")
+        raise Error(f"backend: '{backend}' is not one of auto, cpu, cuda")
     if method not in ("adjoint", "tangent"):
         raise Error(f"objective: method must be 'adjoint' or 'tangent', got '{method}'")
     from .transport import _normalise_tables

@@ -180,7 +180,7 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
         "long_steps", long_steps)
     geometry = _as_geometry(geometry)
     if backend not in ("auto", "cpu", "cuda"):
-        raise Error(f"--backend: '{backend}' is not one of auto, cpu, cuda")
+        raise Error(f"backend: '{backend}' is not one of auto, cpu, cuda")
     if engine == "detailed":
         if is_device_array(muons):
             raise Error("transport: engine='detailed' takes host arrays only")
@@ -193,7 +193,7 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
                                            decay=decay,
                                            backend=str(backend))
     if engine != "fast":
-        raise Error(f"--engine: '{engine}' is not fast or detailed")
+        raise Error(f"engine: '{engine}' is not fast or detailed")
     tables = _normalise_tables(tables)
     if field_map is not None and not isinstance(field_map, _fastmu.FieldMap):
         raise Error("transport: field_map must be a fastmu.FieldMap or None")
@@ -203,7 +203,7 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
                    max_steps=int(max_steps), all=bool(all), threads=int(threads),
                    long_steps=int(long_steps), above_tables=str(above_tables), decay=decay)
     if int(gpus) < 0:
-        raise Error(f"--gpus: {gpus} is negative")
+        raise Error(f"gpus: {gpus} is negative")
     if isinstance(muons, str) or hasattr(muons, "__fspath__"):
         muons = _fastmu.read_muons(os.fspath(muons))
     if is_device_array(muons):

@@ -4,6 +4,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cctype>
 #include <string>
 
 #include "Bindings.hh"
@@ -14,6 +15,29 @@ namespace py = pybind11;
 
 namespace {
 PyObject* g_error_type = nullptr;  // fastmu.Error; lives as long as the interpreter
+
+// The checks shared with the command line name its options ("--p-kill"); in
+// Python the same value is the argument p_kill. An option is "--" and a
+// lower-case word after the start, a space or an opening bracket or quote.
+std::string python_names(const std::string& message) {
+  std::string out;
+  for (std::size_t i = 0; i < message.size(); ++i) {
+    const bool starts = message.compare(i, 2, "--") == 0 && i + 2 < message.size() &&
+                        message[i + 2] >= 'a' && message[i + 2] <= 'z' &&
+                        (i == 0 || std::string(" ('`\"").find(message[i - 1]) != std::string::npos);
+    if (!starts) {
+      out += message[i];
+      continue;
+    }
+    for (i += 2; i < message.size() &&
+                 (std::isalnum(static_cast<unsigned char>(message[i])) || message[i] == '-');
+         ++i) {
+      out += message[i] == '-' ? '_' : message[i];
+    }
+    --i;
+  }
+  return out;
+}
 }  // namespace
 
 PYBIND11_MODULE(_fastmu, m) {
@@ -57,7 +81,7 @@ PYBIND11_MODULE(_fastmu, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const fastmu::Error& e) {
-      PyErr_SetString(g_error_type, e.what());
+      PyErr_SetString(g_error_type, python_names(e.what()).c_str());
     }
   });
 

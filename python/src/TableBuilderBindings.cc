@@ -18,7 +18,7 @@ void bind_table_builder(py::module_& m) {
          const std::string& binning, long long samples_per_bin, int hist_bins, std::uint64_t seed,
          int threads, int charge, double epsilon, long long pilot_muons, int pilot_probes,
          bool progress) {
-        if (samples_per_bin < 1) throw Error("--samples-per-bin must be at least 1");
+        if (samples_per_bin < 1) throw Error("samples_per_bin must be at least 1");
         if (pilot_muons < 1) throw Error("adaptive binning: --pilot-muons must be at least 1");
         TableBuildOptions o;
         o.step_m = step;

@@ -465,7 +465,7 @@ auto transport_detailed_call(const py::array& muons,
                              double p_kill, long long max_steps, bool all, int threads,
                              std::uint64_t first_id, bool decay, const std::string& backend) {
   if (!geometry) throw Error("transport: geometry is None");
-  const EngineBackend engine_backend = resolve_engine_backend(backend, "--backend");
+  const EngineBackend engine_backend = resolve_engine_backend(backend, "backend");
   const StepOptions step = step_options(0.02, seed, p_kill, max_steps);
   DetailedTransportOptions options;
   options.physics.decay = decay;

@@ -88,6 +88,18 @@ TEST(MaterialLibrary, UnknownNameErrorIsOneLineNamingKnownOnes) {
   EXPECT_FALSE(builtin_materials().contains("g4_fe"));  // names are case-sensitive, like Geant4's
 }
 
+// A typo gets the nearest names, not the whole list of ~130.
+TEST(MaterialLibrary, UnknownNameSuggestsTheNearestNames) {
+  const std::string msg = error_of([] { builtin_materials().find("G4_FE"); });
+  EXPECT_NE(msg.find("did you mean 'G4_Fe'"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  EXPECT_LT(msg.size(), 300u) << msg;
+  const std::string rock = error_of([] { builtin_materials().find("standard_rok"); });
+  EXPECT_NE(rock.find("did you mean 'standard_rock'"), std::string::npos) << rock;
+  const std::string far = error_of([] { builtin_materials().find("G4_Unobtainium"); });
+  EXPECT_EQ(far.find("did you mean"), std::string::npos) << far;
+}
+
 TEST(MaterialLibrary, NamesAreSortedCanonicalAndComplete) {
   const std::vector<std::string> names = builtin_materials().names();
   EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));

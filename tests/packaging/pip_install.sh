@@ -8,6 +8,13 @@
 set -euo pipefail
 src=$1 work=$2 python=${3:-/usr/bin/python3}
 mkdir -p "$work"
+# pip builds in the source tree (build/, fastmu.egg-info): a read-only
+# checkout is copied first, without its build folders.
+if [[ ! -w $src ]]; then
+  rm -rf "$work/src" && mkdir -p "$work/src"
+  tar -C "$src" --exclude='./build*' --exclude=./.git -cf - . | tar -C "$work/src" -xf -
+  src=$work/src
+fi
 rm -rf "$work/venv" "$src/build/lib."* "$src/build/bdist."* "$src/fastmu.egg-info"
 "$python" -m venv --system-site-packages "$work/venv"
 export FASTMU_PIP_BUILD_DIR="$work/cmake"
@@ -20,5 +27,8 @@ cd "$work"  # not the source tree: import the installed package
 import os, sys
 import fastmu
 assert os.path.realpath(fastmu.__file__).startswith(os.path.realpath(sys.prefix)), fastmu.__file__
+# The plotting scripts and their data travel with the package's program.
+for f in ("scripts/plot_run.py", "data/geant4_iron_block_10m_50GeV_mu-.csv"):
+    assert os.path.isfile(os.path.join(os.path.dirname(fastmu.__file__), f)), f
 print("import fastmu", fastmu.__version__, "from", os.path.dirname(fastmu.__file__))
 PY

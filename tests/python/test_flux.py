@@ -94,6 +94,16 @@ def test_bad_options_raise_fastmu_error(kwargs):
         fastmu.flux(-1)
 
 
+def test_errors_name_the_python_argument():
+    # The check is shared with `fastmu flux`; in Python it names area, not --area.
+    with pytest.raises(fastmu.Error) as e:
+        fastmu.flux(10, area=(1, 0, 0, 1))
+    assert "area 1,0,0,1" in str(e.value) and "--" not in str(e.value), str(e.value)
+    with pytest.raises(fastmu.Error) as e:
+        fastmu.flux(10, e_min=0.05)
+    assert "e_min" in str(e.value) and "--" not in str(e.value), str(e.value)
+
+
 def test_command_writes_the_same_muons(tmp_path):
     binary = os.environ.get("FASTMU_BINARY")
     if not binary:

@@ -2,6 +2,7 @@
 // bad input exits non-zero with one line and leaves no output file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -121,6 +122,57 @@ TEST(RunCommand, DecayOption) {
   EXPECT_NE(msg.find("--decay"), std::string::npos) << msg;
   EXPECT_EQ(msg.find('\n'), msg.size() - 1) << msg;  // one line
   EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+// What a new user trips over: an output extension fastmu does not write,
+// an --out-dir not made yet, a geometry without a plane to reach.
+TEST(RunCommand, RefusesUnknownOutputExtension) {
+  if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
+  const auto dir = work_dir();
+  std::ofstream(dir / "geo.json") << R"({"world": {"min": [-1, -1, -1], "max": [1, 1, 1],
+      "material": "vacuum"}, "volumes": []})";
+  std::ofstream(dir / "mu.csv") << "px,py,pz,x,y,z,pdg\n0,0,20,0,0,-0.5,13\n";
+  const auto out = dir / "hits.txt";
+  std::filesystem::remove(out);
+  const int rc = run("--geometry '" + (dir / "geo.json").string() + "' --muons '" +
+                         (dir / "mu.csv").string() + "' --out '" + out.string() + "'",
+                     dir / "log.txt");
+  const std::string log = slurp(dir / "log.txt");
+  EXPECT_NE(rc, 0) << log;
+  EXPECT_NE(log.find("unknown extension '.txt'"), std::string::npos) << log;
+  EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << log;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(RunCommand, WarnsWithoutSensitivePlanes) {
+  if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
+  const auto dir = work_dir();
+  const auto table = test::test_table_cache().path_for(builtin_materials().find("G4_Fe"), 0.02);
+  test::test_table("G4_Fe");
+  std::ofstream(dir / "geo.json") << R"({
+    "world": {"min": [-5, -5, -1], "max": [5, 5, 12], "material": "vacuum"},
+    "volumes": [{"name": "slab", "shape": "box", "min": [-5, -5, 0], "max": [5, 5, 1],
+                 "material": "G4_Fe"}]})";
+  std::ofstream(dir / "mu.csv") << "px,py,pz,x,y,z,pdg\n0,0,20,0,0,-0.5,13\n";
+  const std::string args = "--geometry '" + (dir / "geo.json").string() + "' --muons '" +
+                           (dir / "mu.csv").string() + "' --out '" + (dir / "out.csv").string() +
+                           "' --tables '" + table.string() + "' --backend cpu";
+  ASSERT_EQ(run(args, dir / "log.txt"), 0) << slurp(dir / "log.txt");
+  EXPECT_NE(slurp(dir / "log.txt").find("has no sensitive planes"), std::string::npos)
+      << slurp(dir / "log.txt");
+}
+
+TEST(RunCommand, ExampleCreatesItsOutDir) {
+  if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
+  const auto dir = work_dir() / "new" / "folder";
+  std::filesystem::remove_all(work_dir() / "new");
+  const int rc =
+      run("--example iron-block --n 100 --n-detailed 0 --no-plot --backend cpu "
+          "--out-dir '" +
+              dir.string() + "'",
+          work_dir() / "log.txt");
+  ASSERT_EQ(rc, 0) << slurp(work_dir() / "log.txt");
+  EXPECT_TRUE(std::filesystem::exists(dir / "iron_block_fast.f32"));
 }
 
 }  // namespace

@@ -104,5 +104,42 @@ TEST(ValidateCommand, JudgesWithoutMatplotlib) {
   EXPECT_FALSE(std::filesystem::exists(out / "status.png"));
 }
 
+// A folder whose python3 imports nothing (a venv or pyenv shim without NumPy).
+std::filesystem::path python_without_numpy(const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  const auto python = dir / "python3";
+  std::ofstream(python) << "#!/bin/sh\nexit 1\n";
+  std::filesystem::permissions(python, std::filesystem::perms::owner_all);
+  return dir;
+}
+
+// The first python3 on PATH lacks NumPy, a later one has it: validate uses
+// the later one and gives a verdict; none has it, or FASTMU_PYTHON does not:
+// one line naming what is missing, before any transport.
+TEST(ValidateCommand, FindsPythonWithNumpyOnPath) {
+  if (!std::filesystem::exists(FASTMU_BINARY)) GTEST_SKIP() << FASTMU_BINARY << " not built";
+  if (std::system("/usr/bin/python3 -c 'import numpy' > /dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "/usr/bin/python3 has no NumPy";
+  }
+  const auto dir = work_dir();
+  const auto shim = python_without_numpy(dir / "shim");
+  const auto out = dir / "report";
+  std::filesystem::remove_all(out);
+  const std::string args = "--example iron-block --n 200 --out-dir '" + out.string() + "'";
+  const std::string path = "PATH='" + shim.string() + ":/usr/bin:/bin'";
+  const Outcome found = validate(args, path);
+  EXPECT_NE(found.log.find("summary.md"), std::string::npos) << found.log;
+  EXPECT_TRUE(std::filesystem::exists(out / "summary.json")) << found.log;
+
+  std::filesystem::remove_all(out);
+  const Outcome none = validate(args, "PATH='" + shim.string() + "'");
+  expect_one_line_error(none, "no python3 on PATH imports numpy");
+  EXPECT_NE(none.log.find((shim / "python3").string() + " lacks numpy"), std::string::npos)
+      << none.log;
+  const Outcome env = validate(args, path + " FASTMU_PYTHON=" + (shim / "python3").string());
+  expect_one_line_error(env, "FASTMU_PYTHON");
+  EXPECT_FALSE(std::filesystem::exists(out / "fast.csv"));  // refused before the transport
+}
+
 }  // namespace
 }  // namespace fastmu

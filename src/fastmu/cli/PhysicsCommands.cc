@@ -71,7 +71,8 @@ void add_common(CLI::App* cmd, CommonOptions& o) {
   cmd->add_option("--compression", o.compression, "HDF5 output: none | gzip | gzip:1..9 | szip")
       ->capture_default_str();
   cmd->add_flag("--photonuclear", o.photonuclear,
-                "Enable muon photonuclear interactions (off by default)");
+                "Muon photonuclear interactions at every energy (default: from 400 GeV "
+                "kinetic energy on, off below)");
   cmd->add_flag("--decay", o.decay,
                 "Enable muon decay in flight (a decayed muon is recorded as stopped)");
 }

@@ -24,6 +24,7 @@
 #include "fastmu/cli/MpiProgress.hh"
 #include "fastmu/cli/MpiSession.hh"
 #include "fastmu/cli/MpiTableBuilds.hh"
+#include "fastmu/cli/PythonScripts.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/MemoryUsage.hh"
 #include "fastmu/core/Parallel.hh"
@@ -209,6 +210,24 @@ void note_run_inputs(const RunArgs& a) {
   for (const auto& f : a.tables) io::note_input(f);
 }
 
+// --out's format is its extension: anything else is refused rather than
+// written as CSV under a name that says otherwise.
+void check_output_extension(const std::string& out) {
+  const std::string ext = std::filesystem::path(out).extension().string();
+  if (ext != ".csv" && ext != ".h5" && ext != ".hdf5" && ext != ".hdf") {
+    throw Error(fmt::format(
+        "--out {}: unknown extension '{}' (.csv for CSV, .h5 or .hdf5 for HDF5)", out, ext));
+  }
+}
+
+// Without a sensitive plane no muon ends with status 0: say so before the work.
+void warn_without_planes(const GeometryParams& geometry, const RunArgs& a) {
+  if (!geometry.sensitive_planes().empty() || mpi::rank() != 0) return;
+  std::fprintf(stderr,
+               "fastmu: warning: %s has no sensitive planes: no muon can reach one (status 0)%s\n",
+               a.geometry.c_str(), a.all ? "" : "; without --all the output has no rows");
+}
+
 // `run --engine detailed`: the detailed engine through the same geometry,
 // muons and output (one GPU, or all cores; no tables).
 void run_detailed_files(const RunArgs& a) {
@@ -218,6 +237,7 @@ void run_detailed_files(const RunArgs& a) {
   const StepOptions opt = step_options(a);
   MaterialLibrary materials;
   const GeometryParams geometry = load_geometry_file(a.geometry, materials);
+  warn_without_planes(geometry, a);
   const MuonBatch muons = read_muons(a.muons, detailed_row_limits());
   DetailedTransportOptions d;
   d.p_kill = opt.p_kill;
@@ -375,6 +395,7 @@ void run_files(const RunArgs& a) {
   if (a.geometry.empty() || a.muons.empty() || a.out.empty()) {
     throw Error("run: --geometry, --muons and --out are required (or --example NAME)");
   }
+  check_output_extension(a.out);
   const io::h5::Compression compression = io::h5::parse_compression(a.compression);
   const std::uint64_t max_memory =
       a.max_memory.empty() ? 0 : parse_memory_size(a.max_memory, "--max-memory");
@@ -405,6 +426,7 @@ void run_files(const RunArgs& a) {
   times.geometry = seconds_since(t_run);
   { io::AtomicOutput probe(a.out); }  // nor one of the files the geometry names
   trace("run: geometry loaded");
+  warn_without_planes(*geometry, a);
   cache.preload(cache_tables_needed(*geometry, materials, given, cache, opt, material_steps(a)));
   const std::pair<Backend, int> resolved = started.found.get();  // before any table build
   const Backend backend = resolved.first;
@@ -489,37 +511,18 @@ void write_f32(const std::filesystem::path& path, const std::vector<std::array<d
   io::write_table(path, t);
 }
 
-std::filesystem::path scripts_dir() {
-  if (const char* env = std::getenv("FASTMU_SCRIPTS_DIR")) return env;
-  return std::filesystem::path(FASTMU_PYTHON_DIR) / ".." / "scripts";
-}
-
-std::filesystem::path reference_dir() {
-  if (const char* env = std::getenv("FASTMU_REFERENCE_DIR")) return env;
-  return FASTMU_DEFAULT_REFERENCE_DIR;
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs scripts/plot_run.py; a missing interpreter or script is a warning.
+// Runs scripts/plot_run.py; no Python with NumPy and Matplotlib, or no
+// script, is a warning: the run's numbers are already printed and written.
 void plot(const std::vector<std::string>& args, const std::filesystem::path& png) {
-  const auto script = scripts_dir() / "plot_run.py";
-  const char* py = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  if (!std::filesystem::exists(script)) {
-    std::fprintf(stderr, "fastmu: warning: %s not found (set FASTMU_SCRIPTS_DIR): no plot\n",
-                 script.c_str());
-    return;
-  }
-  std::string cmd = std::string(py) + " " + quote(script.string());
-  for (const auto& a : args) cmd += " " + quote(a);
-  if (std::system(cmd.c_str()) != 0) {
-    std::fprintf(stderr, "fastmu: warning: plotting failed (%s)\n", cmd.c_str());
-  } else {
-    std::printf("wrote %s\n", png.c_str());
+  try {
+    const PythonScript script = find_script("plot_run.py", {"numpy", "matplotlib"});
+    if (run_script(script, args) != 0) {
+      std::fprintf(stderr, "fastmu: warning: %s failed: no plot\n", script.path.c_str());
+    } else {
+      std::printf("wrote %s\n", png.c_str());
+    }
+  } catch (const Error& e) {
+    std::fprintf(stderr, "fastmu: warning: no plot: %s\n", e.what());
   }
 }
 
@@ -530,11 +533,14 @@ double quantile(std::vector<double>& v, double q) {
   return v[k];
 }
 
-// The built-in examples' output folder, which must exist.
+// The built-in examples' output folder, created when missing.
 std::filesystem::path example_out_dir(const RunArgs& a) {
   std::filesystem::path dir = a.out_dir;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) {
-    throw Error(fmt::format("--out-dir: '{}' is not a folder", a.out_dir));
+    throw Error(fmt::format("--out-dir: '{}' is not a folder and cannot be created ({})", a.out_dir,
+                            ec ? ec.message() : "a file of that name exists"));
   }
   return dir;
 }
@@ -569,13 +575,17 @@ void run_iron_block(const RunArgs& a) {
 
   std::vector<double> p, x;
   std::vector<std::array<double, 7>> rows(n);
-  std::size_t stopped = 0;
+  std::size_t stopped = 0, decayed = 0;
   double sum_p = 0, sum_x2 = 0;
   const auto& m = r.muons;
   for (std::size_t i = 0; i < n; ++i) {
     rows[i] = {kIronBlockMomentum, m.px[i], m.py[i], m.pz[i], m.x[i], m.y[i], m.z[i]};
     if (r.status[i] != 0) {
+      // Not out of the iron: zero momentum, as the Geant4 samples and the
+      // detailed engine record it (a decayed muon's |p| is not a final |p|).
+      rows[i] = {kIronBlockMomentum, 0, 0, 0, m.x[i], m.y[i], m.z[i]};
       stopped += r.status[i] == 1;
+      decayed += r.status[i] == 6;
       continue;
     }
     const double pm = std::sqrt(double(m.px[i]) * m.px[i] + double(m.py[i]) * m.py[i] +
@@ -587,10 +597,13 @@ void run_iron_block(const RunArgs& a) {
   }
   const double mean_p = sum_p / p.size();
   const double x_rms = std::sqrt(sum_x2 / x.size());
-  std::printf("final |p| [GeV/c]: mean %.3f  q10 %.3f  q50 %.3f  q90 %.3f\n", mean_p,
-              quantile(p, 0.1), quantile(p, 0.5), quantile(p, 0.9));
-  std::printf("x rms %.2f cm, stopped fraction %.5f, time %.3f s, %.4g muons/s\n", 100 * x_rms,
-              double(stopped) / n, stats.seconds, n / stats.seconds);
+  std::printf(
+      "final |p| of the muons out of the iron [GeV/c]: mean %.3f  q10 %.3f  q50 %.3f  "
+      "q90 %.3f\n",
+      mean_p, quantile(p, 0.1), quantile(p, 0.5), quantile(p, 0.9));
+  std::printf(
+      "x rms %.2f cm, stopped fraction %.5f, decayed fraction %.5f, time %.3f s, %.4g muons/s\n",
+      100 * x_rms, double(stopped) / n, double(decayed) / n, stats.seconds, n / stats.seconds);
 
   const auto fast_file = dir / "iron_block_fast.f32";
   write_f32(fast_file, rows);
@@ -612,7 +625,8 @@ void run_iron_block(const RunArgs& a) {
                 (n / stats.seconds) / (samples.size() / secs));
     args.insert(args.end(), {"--detailed", detailed_file.string()});
   }
-  const auto g4 = reference_dir() / "slab_G4_Fe_10m_50GeV_mu-.f32";
+  // Geant4's histograms, shipped with the scripts (tools/make_geant4_reference.py).
+  const auto g4 = data_dir() / "geant4_iron_block_10m_50GeV_mu-.csv";
   if (std::filesystem::exists(g4)) {
     args.insert(args.end(), {"--geant4", g4.string()});
   } else {
@@ -731,7 +745,10 @@ void register_run_command(CLI::App& app) {
                   "decay in flight: on (a decayed muon gets status 6 where it decayed) | off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
-  run->add_option("--max-steps", a->max_steps, "step limit per muon")->capture_default_str();
+  run->add_option("--max-steps", a->max_steps,
+                  "step limit per muon (--engine detailed: volume segments, i.e. volumes "
+                  "entered; then status 3)")
+      ->capture_default_str();
   run->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
   run->add_option("--p-max", a->p_max,
                   "the tables' top momentum [GeV/c], at most 1e5: tables from the cache are built "

@@ -1,6 +1,4 @@
 // `fastmu tables build | info | plot`: the offline phase on the command line.
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdio>
@@ -17,6 +15,7 @@
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
 #include "fastmu/cli/MpiTableBuilds.hh"
+#include "fastmu/cli/PythonScripts.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/InputFiles.hh"
@@ -26,8 +25,6 @@
 #include "fastmu/tables/MomentumBinning.hh"
 #include "fastmu/tables/Sha256.hh"
 #include "fastmu/tables/TableFile.hh"
-
-extern char** environ;
 
 namespace fastmu::cli {
 namespace {
@@ -85,7 +82,7 @@ void run_build(const BuildArgs& a) {
       mpi::active() ? fmt::format(" ({} ranks x {} threads)", mpi::size(), o.threads).c_str() : "");
 }
 
-void run_info(const std::string& path) {
+void run_info(const std::string& path, bool all_bins) {
   const TableParams t = load_table(path);
   const auto& m = t.metadata();
   const auto& d = t.data();
@@ -113,10 +110,15 @@ void run_info(const std::string& path) {
   std::printf("seed:            %llu\n", static_cast<unsigned long long>(m.seed));
   std::printf("created:         %s\n", m.created_utc.c_str());
   std::printf("device memory:   %.1f MB\n", t.device_bytes() / 1e6);
+  const int n = d.n_pbins();
+  const int shown = all_bins ? n : std::min(n, 8);
+  if (shown < n) {
+    std::printf(
+        "\n%d of the %d momentum bins, first to last evenly spread (--all-bins: every bin):", shown,
+        n);
+  }
   std::printf("\n%5s  %21s  %9s  %9s  %11s  %11s  %11s\n", "bin", "p range [GeV/c]", "centre",
               "samples", "<-dPz/P>", "std", "<dPt/P>");
-  const int n = d.n_pbins();
-  const int shown = std::min(n, 8);
   int last = -1;
   for (int k = 0; k < shown; ++k) {
     const int b = shown == 1 ? 0 : static_cast<int>(std::lround(double(k) * (n - 1) / (shown - 1)));
@@ -127,11 +129,6 @@ void run_info(const std::string& path) {
                 static_cast<unsigned long long>(d.samples_per_bin[b]), d.mean_loss[b],
                 d.std_loss[b], d.mean_kick[b]);
   }
-}
-
-std::filesystem::path scripts_dir() {
-  if (const char* s = std::getenv("FASTMU_SCRIPTS_DIR"); s && *s) return s;
-  return std::filesystem::path(FASTMU_PYTHON_DIR) / ".." / "scripts";
 }
 
 void run_plot(const std::string& path, const std::string& out_dir, const std::string& bins) {
@@ -151,29 +148,17 @@ void run_plot(const std::string& path, const std::string& out_dir, const std::st
                   std::to_string(n - 1) + ")");
     }
   }
-  const auto script = scripts_dir() / "plot_tables.py";
+  const PythonScript script = find_script("plot_tables.py", {"numpy", "h5py", "matplotlib"});
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(script, ec)) {
-    throw Error("plot script '" + script.string() + "' not found (set FASTMU_SCRIPTS_DIR)");
-  }
   std::filesystem::create_directories(out_dir, ec);
   if (ec) throw Error("--out '" + out_dir + "': cannot create folder: " + ec.message());
-  std::vector<std::string> args{"/usr/bin/python3", script.string(), path, "--out", out_dir};
+  std::vector<std::string> args{path, "--out", out_dir};
   if (!bins.empty()) {
     args.push_back("--bins");
     args.push_back(bins);
   }
-  std::vector<char*> argv;
-  for (auto& s : args) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  pid_t pid;
-  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
-    throw Error("cannot run /usr/bin/python3 for the plots");
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw Error("plot script '" + script.string() + "' failed on '" + path + "'");
+  if (run_script(script, args) != 0) {
+    throw Error("plot script '" + script.path.string() + "' failed on '" + path + "'");
   }
 }
 
@@ -258,9 +243,11 @@ void register_tables_commands(CLI::App& app) {
   build->callback([a] { run_build(*a); });
 
   auto info_path = std::make_shared<std::string>();
+  auto info_all = std::make_shared<bool>(false);
   auto* info = tables->add_subcommand("info", "Summarise a table file");
   info->add_option("file", *info_path, "Table file (.h5)")->required();
-  info->callback([info_path] { run_info(*info_path); });
+  info->add_flag("--all-bins", *info_all, "list every momentum bin (default: 8, evenly spread)");
+  info->callback([info_path, info_all] { run_info(*info_path, *info_all); });
 
   struct PlotArgs {
     std::string file, out, bins;

@@ -4,7 +4,6 @@
 // scripts/plot_validate.py then writes the overlays (PNG), summary.md and
 // summary.json and judges them against the tolerances. Exits non-zero when a
 // check fails, so that it can run in a user's CI.
-#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdio>
@@ -21,6 +20,7 @@
 
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
+#include "fastmu/cli/PythonScripts.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
@@ -91,17 +91,6 @@ nlohmann::json read_tolerances(const std::string& file) {
   return tol;
 }
 
-std::filesystem::path scripts_dir() {
-  if (const char* env = std::getenv("FASTMU_SCRIPTS_DIR")) return env;
-  return std::filesystem::path(FASTMU_PYTHON_DIR) / ".." / "scripts";
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 void run_validate(const ValidateArgs& a) {
   // Every input is checked before any transport (one line each).
   if (!a.example.empty()) {
@@ -118,9 +107,13 @@ void run_validate(const ValidateArgs& a) {
   const StepOptions opt = checked_step_options(
       {a.step, a.p_kill, a.max_steps, a.seed, a.long_steps, parse_decay(a.decay)});
   const nlohmann::json tol = read_tolerances(a.tolerances);
-  const auto script = scripts_dir() / "plot_validate.py";
-  if (!std::filesystem::exists(script)) {
-    throw Error(fmt::format("validate: {} not found (set FASTMU_SCRIPTS_DIR)", script.string()));
+  // The checks need Python with NumPy: found before any transport, so that
+  // a run always ends with a verdict. Matplotlib only adds the PNGs.
+  const PythonScript script = find_script("plot_validate.py", {"numpy"});
+  try {
+    find_python({"numpy", "matplotlib"});
+  } catch (const Error& e) {
+    std::fprintf(stderr, "fastmu: warning: validate: no PNGs, the verdict only (%s)\n", e.what());
   }
   std::error_code ec;
   std::filesystem::create_directories(a.out_dir, ec);
@@ -205,16 +198,12 @@ void run_validate(const ValidateArgs& a) {
   info_doc["detailed_backend"] = to_string(dopt.backend);
   info_doc["planes"] = planes;
   const std::string info = info_doc.dump();
-  const char* py = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  const std::string cmd = std::string(py) + " " + quote(script.string()) + " --dir " +
-                          quote(dir.string()) + " --info " + quote(info);
-  const int rc = std::system(cmd.c_str());
-  if (rc != 0) {
-    const int code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    if (code == 1) {
-      throw Error(fmt::format("validate: checks failed (see {})", (dir / "summary.md").string()));
-    }
-    throw Error(fmt::format("validate: {} failed (exit {})", script.string(), code));
+  const int code = run_script(script, {"--dir", dir.string(), "--info", info});
+  if (code == 1) {
+    throw Error(fmt::format("validate: checks failed (see {})", (dir / "summary.md").string()));
+  }
+  if (code != 0) {
+    throw Error(fmt::format("validate: {} failed (exit {})", script.path.string(), code));
   }
   std::printf("validate: all checks passed; wrote %s\n", (dir / "summary.md").c_str());
 }
@@ -242,7 +231,7 @@ void register_validate_command(CLI::App& app) {
       ->capture_default_str();
   v->add_option("--p-kill", a->p_kill, "kill momentum [GeV/c]")->capture_default_str();
   v->add_option("--max-steps", a->max_steps,
-                "step limit per muon (detailed engine: volume segments)")
+                "step limit per muon (the detailed engine: volume segments, i.e. volumes entered)")
       ->capture_default_str();
   v->add_option("--backend", a->backend,
                 "auto | cpu | cuda (the detailed engine follows the fast transport)")

@@ -46,10 +46,16 @@ void check_flux_options(const FluxOptions& o) {
           fmt::format("must be in (0, {:g}] degrees", kMaxZenithDeg).c_str());
   require(o.gamma >= 0 && o.gamma <= 5, "--gamma", o.gamma, "must be in [0, 5]");
   require(o.cos_power >= 0 && o.cos_power <= 10, "--cos-power", o.cos_power, "must be in [0, 10]");
+  // The whole rectangle in the message: one coordinate alone says little.
   const auto& a = o.area;
-  for (const double v : a) require(std::isfinite(v), "--area", v, "must be finite");
-  require(a[0] < a[1], "--area", a[1], "X1 must be above X0");
-  require(a[2] < a[3], "--area", a[3], "Y1 must be above Y0");
+  const auto area = [&](bool ok, const char* what) {
+    if (!ok)
+      throw Error(
+          fmt::format("flux: --area {:g},{:g},{:g},{:g}: {}", a[0], a[1], a[2], a[3], what));
+  };
+  for (const double v : a) area(std::isfinite(v), "every coordinate must be finite");
+  area(a[0] < a[1], "X1 must be above X0");
+  area(a[2] < a[3], "Y1 must be above Y0");
   require(std::isfinite(o.z), "--z", o.z, "must be finite");
 }
 

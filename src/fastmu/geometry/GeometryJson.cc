@@ -20,6 +20,7 @@
 #include "fastmu/geometry/TerrainJson.hh"
 #include "fastmu/io/InputFiles.hh"
 #include "fastmu/materials/Material.hh"
+#include "fastmu/materials/MaterialNames.hh"
 
 namespace fastmu {
 
@@ -225,7 +226,7 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
     steps.expect_object();
     for (const auto& [name, value] : steps.j.items()) {
       const Node n = steps.key(name);
-      if (!materials.contains(name)) n.fail(fmt::format("unknown material '{}'", name));
+      if (!materials.contains(name)) n.fail(unknown_material_message(materials, name));
       const double d = n.number();
       if (!(d > 0 && d <= limits::kMaxStep))
         n.fail(fmt::format("step {:g} m is not a length in (0, {:g}] m", d, limits::kMaxStep));
@@ -236,11 +237,7 @@ GeometryParams GeometryParams::from_json(const nlohmann::json& doc, const std::s
   std::map<std::string, std::int32_t> material_ids;
   auto material_id = [&](const Node& n) {
     const std::string name = n.string();
-    if (!materials.contains(name)) {
-      std::string known;
-      for (const auto& k : materials.names()) known += (known.empty() ? "" : ", ") + k;
-      n.fail(fmt::format("unknown material '{}' (known: {})", name, known));
-    }
+    if (!materials.contains(name)) n.fail(unknown_material_message(materials, name));
     const std::string canonical = materials.find(name).name;  // "vacuum" -> "G4_Galactic"
     auto [it, added] =
         material_ids.emplace(canonical, static_cast<std::int32_t>(g.material_names_.size()));

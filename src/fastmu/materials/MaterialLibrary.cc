@@ -3,9 +3,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "fastmu/core/ClosestNames.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/InputLimits.hh"
 #include "fastmu/materials/MaterialData.hh"
+#include "fastmu/materials/MaterialNames.hh"
 
 namespace fastmu {
 namespace {
@@ -43,11 +45,18 @@ MaterialLibrary::MaterialLibrary() {
 const Material& MaterialLibrary::find(const std::string& name) const {
   auto it = materials_.find(canonical_name(name));
   if (it != materials_.end()) return it->second;
-  throw Error("unknown material '" + name +
-              "' (known: G4_Fe, G4_CONCRETE, G4_WATER, G4_AIR, G4_Pb, G4_W, StandardRock, Ice, "
-              "SeaWater, vacuum, "
-              "... or any G4_<element>; " +
-              std::to_string(materials_.size()) + " in all)");
+  throw Error(unknown_material_message(*this, name));
+}
+
+std::string unknown_material_message(const MaterialLibrary& library, const std::string& name) {
+  std::vector<std::string> known = library.names();
+  for (const Alias& a : kAliases) known.emplace_back(a.alias);
+  std::string hint = did_you_mean(name, known);
+  if (!hint.empty()) hint += "; ";
+  return "unknown material '" + name + "' (" + hint +
+         "known: G4_Fe, G4_CONCRETE, G4_WATER, G4_AIR, G4_Pb, G4_W, StandardRock, Ice, SeaWater, "
+         "vacuum, ... or any G4_<element>; " +
+         std::to_string(library.names().size()) + " in all)";
 }
 
 bool MaterialLibrary::contains(const std::string& name) const {
