@@ -90,6 +90,47 @@ TEST(TablesCli, BadInputGivesOneLineAndNoFile) {
   fs::remove_all(dir);
 }
 
+// `fastmu tables list | prune` on a cache folder holding a table file this
+// fastmu's cache does not read (no cache key) and a temporary file of a
+// write whose process is gone.
+TEST(TablesCli, ListAndPruneTheCacheFolder) {
+  if (!fs::exists(FASTMU_BINARY)) GTEST_SKIP() << "fastmu not built";
+  const fs::path ref = fs::path(FASTMU_REFERENCE_DIR) / "sphere2cm_G4_Fe_p10GeV_mu-.f32";
+  if (!fs::exists(ref)) GTEST_SKIP() << "no reference samples";
+  const auto dir = temp_dir() / "cache";
+  fs::create_directories(dir);
+  auto r = run("tables list --dir " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find(": 0 ladders, 0.0 MB"), std::string::npos) << r.output;
+  const auto entry = dir / "G4_Fe_step20mm_0123456789abcdef_v1.h5";
+  r =
+      run("tables build --material G4_Fe --step 0.02 --p-min 9.9 --p-max 10.1 --p-bins 1 "
+          "--hist-bins 50 --from-samples " +
+          ref.string() + " --out " + entry.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto partial = dir / ".G4_Fe_step20mm_0123456789abcdef_v1.h5.part999999999";
+  std::ofstream(partial) << "partial";
+  r = run("tables cache --dir " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("1 ladder,"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("G4_Fe"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("9.9 - 10.1"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("other format"), std::string::npos) << r.output;
+  r = run("tables prune --dry-run --dir " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("would remove 2 files"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(entry));
+  r = run("tables prune --dir " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("removed 2 files"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(entry));
+  EXPECT_FALSE(fs::exists(partial));
+  r = run("tables prune --help");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.output.find("current tables stay"), std::string::npos) << r.output;
+  fs::remove_all(dir.parent_path());
+}
+
 // `mpirun -np 2 fastmu tables build`: each rank builds its share of the
 // momentum bins, rank 0 writes the one-process file, byte for byte (the same
 // SOURCE_DATE_EPOCH stamps the same creation time on both).
