@@ -139,14 +139,14 @@ void run_list(const std::filesystem::path& dir) {
   std::printf("table cache %s: %zu ladder%s, %s\n", dir.c_str(), entries.size(),
               entries.size() == 1 ? "" : "s", megabytes(bytes).c_str());
   if (entries.empty()) return;
-  std::printf("%-20s  %-28s  %-19s  %9s  %-20s  %-14s  %s\n", "material", "steps [mm]",
+  std::printf("%-20s  %-32s  %-19s  %9s  %-20s  %-14s  %s\n", "material", "steps [mm]",
               "momentum [GeV/c]", "size", "created (UTC)", "engine", "state");
   for (const CacheEntry& e : entries) {
     std::string steps;
     for (double s : e.steps_m) steps += fmt::format("{}{:g}", steps.empty() ? "" : " ", s * 1e3);
     const std::string range =
         e.p_max > 0 ? fmt::format("{:.3g} - {:.4g}", e.p_min, e.p_max) : std::string("-");
-    std::printf("%-20s  %-28s  %-19s  %9s  %-20s  %-14s  %s\n", e.material.c_str(),
+    std::printf("%-20s  %-32s  %-19s  %9s  %-20s  %-14s  %s\n", e.material.c_str(),
                 steps.empty() ? "-" : steps.c_str(), range.c_str(), megabytes(e.bytes).c_str(),
                 e.created_utc.empty() ? "-" : e.created_utc.c_str(),
                 e.engine.empty() ? "-" : e.engine.c_str(), to_string(e.state));

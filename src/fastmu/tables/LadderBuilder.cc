@@ -487,7 +487,7 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
     std::fprintf(stderr,
                  "fastmu: tables %s: %zu steps, %zu momentum bins, %.3g histories (%.3g samples) "
                  "in %.1f s on %s: engine %.1f s, histograms %.1f s\n",
-                 material.name.c_str(), rungs.size(), edges.size() - 1,
+                 material.name.c_str(), rungs.size(), edges.size() - 1 - o.from_bin,
                  static_cast<double>(clock.histories), static_cast<double>(clock.samples),
                  seconds_since(t_start), o.backend.c_str(), clock.sampling_s, clock.histogram_s);
   }
