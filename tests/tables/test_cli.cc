@@ -2,6 +2,7 @@
 // executable has not been built).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -129,6 +130,38 @@ TEST(TablesCli, ListAndPruneTheCacheFolder) {
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.output.find("current tables stay"), std::string::npos) << r.output;
   fs::remove_all(dir.parent_path());
+}
+
+// `fastmu run --p-max auto` (the default) with a row above what any table
+// reaches: refused while the file is read for its top, before a table is
+// built (none in the cache folder afterwards), in the transport's words.
+TEST(TablesCli, RunRefusesARowAboveEveryTableBeforeBuilding) {
+  if (!fs::exists(FASTMU_BINARY)) GTEST_SKIP() << "fastmu not built";
+  const auto dir = temp_dir() / "check-first";
+  fs::create_directories(dir / "cache");
+  std::ofstream(dir / "slab.json")
+      << R"({"world": {"min": [-5, -5, -1], "max": [5, 5, 3], "material": "G4_AIR"},
+             "volumes": [{"name": "iron", "shape": "box", "min": [-5, -5, 0],
+                          "max": [5, 5, 1], "material": "G4_Fe"}],
+             "sensitive_planes": [{"z": 2.5, "x": [-2, 2], "y": [-2, 2]}]})";
+  std::ofstream(dir / "muons.csv") << "px,py,pz,x,y,z,pdg,weight\n0,0,20,0,0,0,13,1\n"
+                                      "0,0,1e20,0,0,0,-13,1\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r =
+      run_with("FASTMU_CACHE=" + (dir / "cache").string() + " ",
+               "run --geometry " + (dir / "slab.json").string() + " --muons " +
+                   (dir / "muons.csv").string() + " --out " + (dir / "hits.csv").string());
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(
+      r.output.find("muons.csv line 3, |p| = 1e+20 GeV/c is above the tables' top 100000 GeV/c"),
+      std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("building tables"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::is_empty(dir / "cache"));
+  EXPECT_FALSE(fs::exists(dir / "hits.csv"));
+  EXPECT_LT(secs, 2.0);
+  fs::remove_all(dir);
 }
 
 // `mpirun -np 2 fastmu tables build`: each rank builds its share of the
