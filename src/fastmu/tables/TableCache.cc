@@ -76,13 +76,22 @@ std::string TableCache::key(const Material& m, const TableBuildOptions& o) {
   return key(m, o, {{o.step_m, 0.0}}, 0);
 }
 
-std::string TableCache::file_name(const std::string& material, double step_m,
-                                  const std::string& key) {
-  // Only characters that are safe in file names on every system.
+namespace {
+
+// `material` with only characters that are safe in file names on every system.
+std::string safe_file_stem(const std::string& material) {
   std::string safe = material;
   for (char& c : safe) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) c = '_';
   }
+  return safe;
+}
+
+}  // namespace
+
+std::string TableCache::file_name(const std::string& material, double step_m,
+                                  const std::string& key) {
+  const std::string safe = safe_file_stem(material);
   return fmt::format("{}_step{:g}mm_{}_v{}.h5", safe, step_m * 1e3, sha256_hex(key).substr(0, 16),
                      kTableFormatVersion);
 }
@@ -196,6 +205,10 @@ std::string momentum_text(double p) { return fmt::format("{:.3g} GeV/c", p); }
 TableCache::LadderPlan TableCache::plan_ladder(const Material& material,
                                                const std::vector<LadderRung>& ladder) const {
   if (ladder.empty()) throw Error("table cache: no steps");
+  // Its bins are found by the pilot of the build: no top to cover.
+  if (options_.binning == MomentumBinning::adaptive) {
+    throw Error("table cache: adaptive momentum binning is not cached (log or uniform)");
+  }
   LadderPlan plan;
   plan.edges = ladder_momentum_edges(options_);
   plan.bins = static_cast<int>(plan.edges.size()) - 1;
@@ -206,8 +219,7 @@ TableCache::LadderPlan TableCache::plan_ladder(const Material& material,
     plan.steps.push_back(ladder[k].step_m);
     plan.first.push_back(ladder[k].p_from > 0 ? first_bin_from(plan.edges, ladder[k].p_from) : 0);
   }
-  std::string safe = file_name(material.name, 1e-3, "");
-  plan.lock = dir_ / (safe.substr(0, safe.find("_step1mm_")) + ".lock");
+  plan.lock = dir_ / (safe_file_stem(material.name) + ".lock");
   return plan;
 }
 
