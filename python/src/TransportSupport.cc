@@ -23,6 +23,12 @@ TableCache& table_cache(const std::optional<std::filesystem::path>& dir) {
   return *slot;
 }
 
+namespace {
+// One cache object per folder, shared by every call: its top is set and
+// used under this lock.
+std::mutex top_mutex;
+}  // namespace
+
 TransportParams make_params(const GeometryHandle& geometry,
                             const std::vector<std::shared_ptr<TableParams>>& given,
                             const CacheChoice& cache, const StepOptions& options, double p_top) {
@@ -35,9 +41,6 @@ TransportParams make_params(const GeometryHandle& geometry,
   if (!cache.enabled) {
     return make_transport_params(geometry.params, geometry.materials, set, nullptr, options);
   }
-  // One cache object per folder, shared by every call: its top is set and
-  // used under one lock.
-  static std::mutex top_mutex;
   std::lock_guard<std::mutex> lock(top_mutex);
   TableCache& c = table_cache(cache.dir);
   c.build_options().p_top = p_top;
@@ -87,6 +90,13 @@ std::uint64_t builds = 0;
 std::shared_ptr<const TransportParams> resident_params(
     const GeometryHandle& geometry, const std::vector<std::shared_ptr<TableParams>>& given,
     const CacheChoice& cache, const StepOptions& options, double p_top) {
+  if (cache.enabled && p_top > 0) {
+    // Tops within one bin of the grid get the same tables: the same parameters.
+    std::lock_guard<std::mutex> lock(top_mutex);
+    TableBuildOptions o = table_cache(cache.dir).build_options();
+    o.p_top = p_top;
+    p_top = table_top_momentum(o);
+  }
   ResidentKey key{geometry.params, given, cache.enabled, cache.dir, options, p_top};
   {
     std::lock_guard<std::mutex> lock(resident_mutex);

@@ -358,8 +358,11 @@ std::vector<std::shared_ptr<const TableParams>> TableCache::get_ladder(
     const int n = plan.bins - plan.first[k];
     cached_top = std::max(cached_top, full->data().p_edges.back());
     auto& served = served_[plan.keys[k] + fmt::format(" bins {}", n)];
-    if (!served) served = first_table_bins(full, n);
-    tables[k] = served;
+    tables[k] = served.lock();
+    if (!tables[k]) {
+      tables[k] = first_table_bins(full, n);
+      served = tables[k];
+    }
   }
   const std::string reported = material.name + " " + plan.keys.front();
   if (progress && leader && cached_top > plan.edges.back() * (1 + 1e-9) &&

@@ -146,7 +146,8 @@ class TableCache {
   BinShare share_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const TableParams>> loaded_;  // by key(): all bins held
-  std::map<std::string, std::shared_ptr<const TableParams>> served_;  // by key() and bin count
+  // By key() and bin count, while a caller holds them.
+  std::map<std::string, std::weak_ptr<const TableParams>> served_;
   std::map<std::string, int> reported_;  // the top bin a "covered" line was written for
   Builds builds_;
 };
