@@ -13,6 +13,7 @@ copy through host memory (see _transport_device).
 
 import collections
 import json
+import math
 import os
 
 import numpy as np
@@ -124,7 +125,8 @@ def _as_geometry(geometry):
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
               max_steps=100000, all=False, field_map=None, threads=0, gpus=0, cache=True,
-              first_id=0, engine="fast", long_steps=7, above_tables="refuse", decay=True):
+              first_id=0, engine="fast", long_steps=7, above_tables="refuse", decay=True,
+              p_max="auto"):
     """Transports muons through `geometry` by histogram sampling (engine="fast"),
     or with the detailed condensed-history engine (engine="detailed": the
     reference of `fastmu validate`, no tables, on the backend's GPU or the
@@ -141,6 +143,12 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
       cache (built with the detailed engine when missing), as `fastmu run`.
     cache: True (the default cache folder, see fastmu.table_cache_dir()),
       a folder, or False (a material without a given table is an error).
+    p_max: how far up the tables from the cache reach [GeV/c], in [1, 1e5]:
+      'auto' (the default: the muons' highest |p|, as `fastmu run --p-max
+      auto`) or a number. Cached tables that reach higher serve it as they
+      are; missing bins are built (for the materials without a given table,
+      and the shorter steps of those with one). A row above 1e5 GeV/c, which
+      no table reaches, is refused before any table is built.
     backend: 'auto' (CUDA when built and a GPU is visible), 'cpu', 'cuda'.
     step [m] (must match the tables), long_steps (a fast muon's step doubles
       up to this many times: from 2^k x 2.5 GeV/c it is 2^k times its
@@ -201,7 +209,8 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
         cache = str(cache)
     options = dict(step=float(step), seed=int(seed), p_kill=float(p_kill),
                    max_steps=int(max_steps), all=bool(all), threads=int(threads),
-                   long_steps=int(long_steps), above_tables=str(above_tables), decay=decay)
+                   long_steps=int(long_steps), above_tables=str(above_tables), decay=decay,
+                   p_max=_p_max_value(p_max))
     if int(gpus) < 0:
         raise Error(f"gpus: {gpus} is negative")
     if isinstance(muons, str) or hasattr(muons, "__fspath__"):
@@ -216,6 +225,33 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     if arr.dtype != np.float32 and arr.dtype != np.float64:
         arr = arr.astype(np.float64)
     return _fastmu._transport(arr, geometry, tables, cache, backend, field_map, **options)
+
+
+def _p_max_value(p_max):
+    """p_max= as the bindings take it: 0 for 'auto', else the number (checked there)."""
+    if isinstance(p_max, str):
+        if p_max == "auto":
+            return 0.0
+        raise Error(f"p_max: '{p_max}' is neither 'auto' nor a momentum in [1, 100000] GeV/c")
+    try:
+        value = float(p_max)
+    except (TypeError, ValueError):
+        raise Error(f"p_max: {p_max!r} is neither 'auto' nor a momentum in [1, 100000] GeV/c")
+    if not (1.0 <= value <= 1e5):
+        raise Error(f"p_max: {p_max} is neither 'auto' nor a momentum in [1, 100000] GeV/c")
+    return value
+
+
+def _device_top(rows, lib):
+    """The highest |p| of device rows (0 if none is finite: a bad row, named later)."""
+    if int(rows.shape[0]) == 0:
+        return 1.0
+    if lib == "torch":
+        top = float(rows[:, :3].double().norm(dim=1).max().item())
+    else:
+        import cupy
+        top = float(cupy.linalg.norm(rows[:, :3].astype(cupy.float64), axis=1).max())
+    return top if math.isfinite(top) else 0.0
 
 
 def _decay_flag(decay):
@@ -256,10 +292,14 @@ def _transport_device(muons, geometry, tables, cache, backend, field_map, option
                   plane="int32")
     kw = dict(step=options["step"], seed=options["seed"], p_kill=options["p_kill"],
               max_steps=options["max_steps"], long_steps=options["long_steps"],
-              above_tables=options["above_tables"], decay=options["decay"])
+              above_tables=options["above_tables"], decay=options["decay"],
+              p_max=options["p_max"])
     if lib == "torch":
         import torch
         rows = muons.detach().to(torch.float32).contiguous()
+        if kw["p_max"] == 0:
+            top = _device_top(rows, lib)
+            kw["p_max"] = min(max(top, 1.0), 1e5) if top else 0.0
         cols = {k: torch.empty(n, dtype=getattr(torch, t), device=rows.device)
                 for k, t in dtypes.items()}
         with torch.cuda.device(rows.device):
@@ -271,6 +311,9 @@ def _transport_device(muons, geometry, tables, cache, backend, field_map, option
         import cupy
         with cupy.cuda.Device(muons.device.id):
             rows = cupy.ascontiguousarray(muons, dtype=cupy.float32)
+            if kw["p_max"] == 0:
+                top = _device_top(rows, lib)
+                kw["p_max"] = min(max(top, 1.0), 1e5) if top else 0.0
             cols = {k: cupy.empty(n, dtype=t) for k, t in dtypes.items()}
             with_plane = _fastmu._transport_device_ptrs(
                 rows.data.ptr, n, ncol, {k: v.data.ptr for k, v in cols.items()}, geometry,

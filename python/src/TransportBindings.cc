@@ -244,24 +244,39 @@ auto read_muons_array(const std::filesystem::path& path) {
   return out;
 }
 
-// fastmu.transport of a host array: rows checked against the tables' top
-// (above_tables), then the CPU or the GPU.
+// What any table reaches: rows above it are refused (above_tables refuse)
+// before a table is built, with the words of the check against the run's top.
+MuonRowLimits reach_limits(MomentumPolicy policy) {
+  MuonRowLimits limits;
+  if (policy == MomentumPolicy::refuse) limits.p_max = static_cast<float>(kCacheTopMomentum);
+  return limits;
+}
+
+// fastmu.transport of a host array: rows checked against what any table
+// reaches, tables up to p_max (0: the rows' highest |p|), rows checked
+// against the tables' top (above_tables), then the CPU or the GPU.
 auto transport_host(const py::array& muons, const std::shared_ptr<GeometryHandle>& geometry,
                     const std::vector<std::shared_ptr<TableParams>>& tables,
                     const py::object& cache, const std::string& backend,
                     std::shared_ptr<FieldMapParams> field_map, double step, std::uint64_t seed,
                     double p_kill, long long max_steps, bool all, int threads, int gpus,
                     std::uint64_t first_id, int long_steps, const std::string& above_tables,
-                    bool decay) {
+                    bool decay, double p_max) {
   if (!geometry) throw Error("transport: geometry is None");
   const Backend requested = parse_backend(backend);
   const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps, decay);
   const MomentumPolicy policy = momentum_policy(above_tables);
   const CacheChoice choice = cache_choice(cache);
   const bool with_plane = geometry->params->sensitive_planes().size() > 1;
+  // With the cache, rows above what any of its tables reaches are refused
+  // before a table is built; without it, against the given tables below.
+  const double top =
+      choice.enabled
+          ? tables_top_for(p_max, highest_momentum(batch_from_any(muons, reach_limits(policy))))
+          : 0.0;
   const auto resident = [&] {
     py::gil_scoped_release release;
-    return resident_params(*geometry, tables, choice, options);
+    return resident_params(*geometry, tables, choice, options, top);
   }();
   const TransportParams& params = *resident;
   const MuonBatch in = batch_from_any(muons, params.row_limits(policy));
@@ -283,7 +298,7 @@ auto transport_device_pointers(std::uintptr_t rows, std::size_t n, int ncol,
                                const py::object& cache, std::shared_ptr<FieldMapParams> field_map,
                                double step, std::uint64_t seed, double p_kill, long long max_steps,
                                std::uintptr_t stream, int long_steps,
-                               const std::string& above_tables, bool decay) {
+                               const std::string& above_tables, bool decay, double p_max) {
   if (!geometry) throw Error("transport: geometry is None");
   const StepOptions options = step_options(step, seed, p_kill, max_steps, long_steps, decay);
   const MomentumPolicy policy = momentum_policy(above_tables);
@@ -308,10 +323,13 @@ auto transport_device_pointers(std::uintptr_t rows, std::size_t n, int ncol,
   const bool with_plane = geometry->params->sensitive_planes().size() > 1;
   {
     py::gil_scoped_release release;
-    const auto resident = resident_params(*geometry, tables, choice, options);
-    const TransportParams& params = *resident;
     const auto* in = reinterpret_cast<const float*>(rows);
     void* s = reinterpret_cast<void*>(stream);
+    if (choice.enabled) check_device_rows(in, n, ncol, reach_limits(policy), s);  // before tables
+    // p_max 0: the caller found no finite top (a bad row, named below).
+    const auto resident = resident_params(*geometry, tables, choice, options,
+                                          tables_top_for(p_max, kCacheTopMomentum));
+    const TransportParams& params = *resident;
     check_device_rows(in, n, ncol, params.row_limits(policy), s);
     if (field_map) {
       resolve_backend(Backend::cuda);
@@ -495,13 +513,13 @@ void bind_transport(py::module_& m) {
         py::arg("seed"), py::arg("p_kill"), py::arg("max_steps"), py::arg("all"),
         py::arg("threads"), py::arg("gpus") = 0, py::arg("first_id") = 0,
         py::arg("long_steps") = kDefaultLongSteps, py::arg("above_tables") = "refuse",
-        py::arg("decay") = StepSettings{}.decay);
+        py::arg("decay") = StepSettings{}.decay, py::arg("p_max") = 0.0);
   m.def("_transport_device_ptrs", &transport_device_pointers, py::arg("rows"), py::arg("n"),
         py::arg("ncol"), py::arg("columns"), py::arg("geometry"), py::arg("tables"),
         py::arg("cache"), py::arg("field_map"), py::kw_only(), py::arg("step"), py::arg("seed"),
         py::arg("p_kill"), py::arg("max_steps"), py::arg("stream"),
         py::arg("long_steps") = kDefaultLongSteps, py::arg("above_tables") = "refuse",
-        py::arg("decay") = StepSettings{}.decay,
+        py::arg("decay") = StepSettings{}.decay, py::arg("p_max") = 0.0,
         "Transports muons in GPU memory (row-major float32 (n, 7|8), device pointer `rows`) into "
         "the device columns given as pointers; returns whether a `plane` column is meaningful.");
   m.def("_window_objective", &window_objective_call, py::arg("muons"), py::arg("geometry"),

@@ -25,17 +25,24 @@ struct CacheChoice {
 };
 
 // Tables `given` first (a second table for one material is an error), then
-// the cache, built with the detailed engine when missing. Call without the GIL.
+// the cache up to `p_top` GeV/c (0: as far as the cache's grid, 100 TeV/c;
+// as `fastmu run --p-max`), built with the detailed engine where the cached
+// ones do not cover it. Call without the GIL.
 TransportParams make_params(const GeometryHandle& geometry,
                             const std::vector<std::shared_ptr<TableParams>>& given,
-                            const CacheChoice& cache, const StepOptions& options);
+                            const CacheChoice& cache, const StepOptions& options, double p_top = 0);
 
 // make_params, kept resident per (geometry, tables, cache, step options):
 // a repeated call (a loop, an optimiser) reuses the tables, the geometry
 // views and their logs instead of rebuilding them. Holds the last few.
 std::shared_ptr<const TransportParams> resident_params(
     const GeometryHandle& geometry, const std::vector<std::shared_ptr<TableParams>>& given,
-    const CacheChoice& cache, const StepOptions& options);
+    const CacheChoice& cache, const StepOptions& options, double p_top = 0);
+
+// The top momentum of a transport's tables for `p_max` (0: auto, the
+// muons' highest |p| `highest`), in [1, kCacheTopMomentum] GeV/c; throws
+// fastmu::Error for a p_max outside that range.
+double tables_top_for(double p_max, double highest);
 // How many times resident_params has built (not reused) parameters.
 std::uint64_t resident_params_builds();
 

@@ -122,5 +122,74 @@ TEST(ProgressBar, EnvironmentForcesOnOrOff) {
   }
 }
 
+// Away from a terminal: a line every so often with the count, a second
+// count and the time left; none for work shorter than the interval.
+TEST(ProgressBar, TimedLinesAwayFromATerminal) {
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  {
+    ProgressBar bar("tables  G4_Fe", 4, ProgressMode::lines, nullptr, out,
+                    std::chrono::milliseconds(300));
+    bar.add(1);
+    bar.add_also(2000, "histories");
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    bar.add(3);
+  }
+  const std::string text = contents(out);
+  std::fclose(out);
+  EXPECT_EQ(text.find('\r'), std::string::npos) << text;
+  const auto first = text.find("tables  G4_Fe: 1/4 (25.0 %), 2e+03 histories, ");
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_NE(text.find(" s elapsed, about ", first), std::string::npos) << text;
+  EXPECT_NE(text.find(" s left\n", first), std::string::npos) << text;
+  EXPECT_NE(text.find("tables  G4_Fe: 4/4, 2e+03 histories, done in "), std::string::npos) << text;
+
+  std::FILE* quiet = std::tmpfile();
+  {
+    ProgressBar bar("short", 4, ProgressMode::lines, nullptr, quiet, std::chrono::seconds(60));
+    bar.add(4);
+  }
+  EXPECT_EQ(contents(quiet), "");
+  std::fclose(quiet);
+}
+
+// Items of unequal cost: the time left follows the work, not the count (a
+// quarter of the bins done but 1 % of the work: ~99 x the time so far).
+TEST(ProgressBar, TimeLeftWeighsTheWork) {
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  {
+    ProgressBar bar("weighted", 4, ProgressMode::lines, nullptr, out,
+                    std::chrono::milliseconds(400));
+    bar.set_work_total(100);
+    bar.add(1, 1.0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  }
+  const std::string text = contents(out);
+  std::fclose(out);
+  const auto at = text.find("about ");
+  ASSERT_NE(at, std::string::npos) << text;
+  const double left = std::strtod(text.c_str() + at + 6, nullptr);
+  // By the count: 3 x ~0.5 s; by the work: 99 x ~0.5 s.
+  EXPECT_GT(left, 30) << text;
+  EXPECT_LT(left, 80) << text;
+}
+
+TEST(ProgressBar, LinesWhereStderrIsNotATerminal) {
+  const char* old = std::getenv("FASTMU_PROGRESS");
+  const std::string saved = old ? old : "";
+  unsetenv("FASTMU_PROGRESS");
+  if (!isatty(2)) EXPECT_EQ(progress_mode(), ProgressMode::lines);
+  setenv("FASTMU_PROGRESS", "0", 1);
+  EXPECT_EQ(progress_mode(), ProgressMode::off);
+  setenv("FASTMU_PROGRESS", "1", 1);
+  EXPECT_EQ(progress_mode(), ProgressMode::bar);
+  if (old) {
+    setenv("FASTMU_PROGRESS", saved.c_str(), 1);
+  } else {
+    unsetenv("FASTMU_PROGRESS");
+  }
+}
+
 }  // namespace
 }  // namespace fastmu

@@ -137,14 +137,24 @@ def test_several_planes_give_plane_column(fe_table):
 
 
 def test_tables_from_cache(iron_block, tmp_path):
+    def cached():
+        files = sorted((tmp_path / "long").glob("G4_Fe_step*mm_*_v1.h5"))
+        return {round(fastmu.load_table(f).info["step"] * 1000, 3): fastmu.load_table(f)
+                for f in files}
+
     out = fastmu.transport(muons(20), iron_block, all=True, cache=tmp_path / "long")
     assert out["status"].shape == (20,)
     # The 2 cm table, its ladder (transport/step/StepLengths.hh: 10, 5, 2.5, 1.25 mm)
-    # and the long steps of fast muons: 4, 8, ..., 256 cm from 5, 10, ..., 320 GeV/c,
-    # all on the cache's grid to 100 TeV/c (163 bins).
+    # and the long steps of fast muons: 4, 8, ..., 32 cm from 5, 10, ..., 40 GeV/c,
+    # on the cache's grid up to the first edge above the muons' 50 GeV/c (p_max="auto").
     # (File names: material, step and a hash of everything that made the table.)
-    files = sorted((tmp_path / "long").glob("G4_Fe_step*mm_*_v1.h5"))
-    tables = {round(fastmu.load_table(f).info["step"] * 1000, 3): fastmu.load_table(f) for f in files}
+    tables = cached()
+    assert sorted(tables) == [1.25, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0]
+    assert tables[20.0].info["samples"] == 70 * 2000
+    # To the grid's top, 100 TeV/c (163 bins): the same files extended, and the
+    # long steps up to 256 cm from 320 GeV/c added.
+    fastmu.transport(muons(20), iron_block, cache=tmp_path / "long", p_max=1e5)
+    tables = cached()
     assert sorted(tables) == [1.25, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0, 640.0,
                               1280.0, 2560.0]
     assert tables[20.0].info["samples"] == 163 * 2000

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include <unistd.h>
 
@@ -275,5 +276,155 @@ TEST(TableCache, BuildsMissingTablesWithTheEngine) {
   EXPECT_LT(mean_dp, 0.05);
   const TableParams again = load_table(cache.path_for(fe, 0.02), 0.02);
   EXPECT_EQ(again.data().counts, t->data().counts);
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// Engine tables on the CPU, small enough for a test: 8 log bins in [1, 100]
+// GeV/c, a precision goal that takes a few rounds, a ladder with shorter,
+// longer and long steps (0.32 m is more than 8 d: histories of its own).
+void use_small_engine_options(TableBuildOptions& o) {
+  o.p_min = 1;
+  o.p_max = 100;
+  o.p_bins = 8;
+  o.samples_per_bin = 1200;
+  o.min_samples = 200;
+  o.loss_precision = 0.02;
+  o.hist_bins = 6;
+  o.threads = 2;
+  o.backend = "cpu";
+}
+
+const std::vector<LadderRung> kSmallLadder{{0.02, 0},  {0.01, 0},  {0.04, 5},
+                                           {0.08, 10}, {0.16, 20}, {0.32, 40}};
+
+void expect_same_bins(const TableParams& a, const TableParams& b) {
+  const TableData &x = a.data(), &y = b.data();
+  EXPECT_EQ(x.p_edges, y.p_edges);
+  EXPECT_EQ(x.p_centres, y.p_centres);
+  EXPECT_EQ(x.samples_per_bin, y.samples_per_bin);
+  EXPECT_EQ(x.mean_loss, y.mean_loss);
+  EXPECT_EQ(x.std_loss, y.std_loss);
+  EXPECT_EQ(x.mean_kick, y.mean_kick);
+  EXPECT_EQ(x.counts, y.counts);
+  ASSERT_EQ(x.cells.size(), y.cells.size());
+  for (std::size_t c = 0; c < x.cells.size(); ++c) {
+    ASSERT_EQ(x.cells[c].threshold, y.cells[c].threshold) << c;
+    ASSERT_EQ(x.cells[c].alias, y.cells[c].alias) << c;
+  }
+  ASSERT_EQ(x.axes.size(), y.axes.size());
+  for (std::size_t i = 0; i < x.axes.size(); ++i) {
+    EXPECT_EQ(x.axes[i].x_lo, y.axes[i].x_lo);
+    EXPECT_EQ(x.axes[i].x_width, y.axes[i].x_width);
+    EXPECT_EQ(x.axes[i].y_lo, y.axes[i].y_lo);
+    EXPECT_EQ(x.axes[i].y_width, y.axes[i].y_width);
+  }
+}
+
+}  // namespace
+
+// A cached ladder covers every request below its top (nothing built, the
+// tables cut to the request's top); a higher top builds only the missing
+// bins, and the extended files equal a ladder built to that top at once,
+// bin for bin and bit for bit (each bin samples its own random stream).
+TEST(TableCache, ExtendsLaddersBinForBin) {
+  const auto dir = temp_dir("extend"), once_dir = temp_dir("once");
+  const Material& fe = builtin_materials().find("G4_Fe");
+  {
+    TableCache cache(dir);
+    use_small_engine_options(cache.build_options());
+    cache.build_options().p_top = 6;  // edges 1 .. 10 GeV/c: 4 bins
+    const auto low = cache.get_ladder(fe, kSmallLadder, false);
+    EXPECT_EQ(cache.builds().ladders, 1u);
+    EXPECT_EQ(cache.builds().bins, 4u);
+    EXPECT_EQ(low[0]->n_pbins(), 4);
+    EXPECT_NEAR(low[0]->data().p_edges.back(), 10, 1e-9);
+    ASSERT_TRUE(low[2]);  // 0.04 m from the bin at 5.6 GeV/c
+    EXPECT_EQ(low[2]->n_pbins(), 1);
+    for (std::size_t k = 3; k < low.size(); ++k) EXPECT_FALSE(low[k]) << k;
+    cache.build_options().p_top = 100;  // 4 more bins
+    const auto high = cache.get_ladder(fe, kSmallLadder, false);
+    EXPECT_EQ(cache.builds().ladders, 2u);
+    EXPECT_EQ(cache.builds().bins, 8u);
+    for (const auto& t : high) ASSERT_TRUE(t);
+    EXPECT_EQ(high[5]->n_pbins(), 1);  // 0.32 m from 56 GeV/c
+  }
+  {
+    TableCache once(once_dir);
+    use_small_engine_options(once.build_options());
+    once.build_options().p_top = 100;
+    once.get_ladder(fe, kSmallLadder, false);
+    EXPECT_EQ(once.builds().bins, 8u);
+  }
+  TableCache probe(dir);
+  use_small_engine_options(probe.build_options());
+  for (const LadderRung& r : kSmallLadder) {
+    const auto name =
+        TableCache::file_name(fe.name, r.step_m,
+                              TableCache::key(fe, probe.build_options(), kSmallLadder,
+                                              static_cast<std::size_t>(&r - kSmallLadder.data())));
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(fs::exists(dir / name));
+    expect_same_bins(load_table(dir / name, r.step_m), load_table(once_dir / name, r.step_m));
+  }
+  // Lower and higher tops within what is built: nothing built.
+  for (const double top : {20.0, 100.0, 1.5}) {
+    TableCache again(dir);
+    use_small_engine_options(again.build_options());
+    again.build_options().p_top = top;
+    const auto got = again.get_ladder(fe, kSmallLadder, false);
+    EXPECT_EQ(again.builds().ladders, 0u) << top;
+    const double want_top = top == 20 ? 31.6227766 : top == 100 ? 100 : 1.77827941;
+    EXPECT_NEAR(got[0]->data().p_edges.back(), want_top, 1e-6) << top;
+    EXPECT_FALSE(got[0]->has_histogram());
+  }
+  fs::remove_all(dir);
+  fs::remove_all(once_dir);
+}
+
+// Two processes asking for the same missing ladder at once: one builds it,
+// the other waits on the entry's lock and then finds it covered (two caches
+// in two threads lock as two processes do).
+TEST(TableCache, SecondProcessWaitsForTheFirstBuild) {
+  const auto dir = temp_dir("lock");
+  const Material& fe = builtin_materials().find("G4_Fe");
+  TableCache a(dir), b(dir);
+  for (TableCache* c : {&a, &b}) {
+    use_small_engine_options(c->build_options());
+    c->build_options().p_top = 6;
+    c->build_options().threads = 1;
+  }
+  std::vector<std::shared_ptr<const TableParams>> ta, tb;
+  std::thread other([&] { tb = b.get_ladder(fe, kSmallLadder, false); });
+  ta = a.get_ladder(fe, kSmallLadder, false);
+  other.join();
+  EXPECT_EQ(a.builds().ladders + b.builds().ladders, 1u);
+  expect_same_sampling(*ta[0], *tb[0]);
+  fs::remove_all(dir);
+}
+
+// A file made before tops left the key (its key names the top) under the
+// name of a current entry is never read as current: the ladder is built.
+TEST(TableCache, OldKeysWithTheTopAreNotRead) {
+  const auto dir = temp_dir("oldkey");
+  fs::create_directories(dir);
+  const Material& fe = builtin_materials().find("G4_Fe");
+  TableCache cache(dir);
+  TableBuildOptions& o = cache.build_options();
+  use_small_synthetic_options(o);
+  o.backend = "cpu";
+  o.samples_per_bin = 200;
+  o.threads = 2;
+  test::SyntheticSource source;
+  TableParams made = build_table(test::synthetic_metadata(), o, source);
+  TableBuildOptions k = o;
+  k.step_m = 0.02;
+  made.set_cache_key(TableCache::key(fe, k) + " top 10");
+  write_table_file(cache.path_for(fe, 0.02), made);
+  const auto t = cache.get(fe, 0.02, false);
+  EXPECT_EQ(cache.builds().ladders, 1u);
+  EXPECT_EQ(t->metadata().cache_key, TableCache::key(fe, k));
+  EXPECT_EQ(load_table(cache.path_for(fe, 0.02)).metadata().cache_key, TableCache::key(fe, k));
   fs::remove_all(dir);
 }

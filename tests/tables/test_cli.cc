@@ -2,6 +2,7 @@
 // executable has not been built).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -87,6 +88,79 @@ TEST(TablesCli, BadInputGivesOneLineAndNoFile) {
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("absent.h5"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;
+  fs::remove_all(dir);
+}
+
+// `fastmu tables list | prune` on a cache folder holding a table file this
+// fastmu's cache does not read (no cache key) and a temporary file of a
+// write whose process is gone.
+TEST(TablesCli, ListAndPruneTheCacheFolder) {
+  if (!fs::exists(FASTMU_BINARY)) GTEST_SKIP() << "fastmu not built";
+  const fs::path ref = fs::path(FASTMU_REFERENCE_DIR) / "sphere2cm_G4_Fe_p10GeV_mu-.f32";
+  if (!fs::exists(ref)) GTEST_SKIP() << "no reference samples";
+  const auto dir = temp_dir() / "cache";
+  fs::create_directories(dir);
+  auto r = run("tables list --dir " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find(": 0 ladders, 0.0 MB"), std::string::npos) << r.output;
+  const auto entry = dir / "G4_Fe_step20mm_0123456789abcdef_v1.h5";
+  r =
+      run("tables build --material G4_Fe --step 0.02 --p-min 9.9 --p-max 10.1 --p-bins 1 "
+          "--hist-bins 50 --from-samples " +
+          ref.string() + " --out " + entry.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto partial = dir / ".G4_Fe_step20mm_0123456789abcdef_v1.h5.part999999999";
+  std::ofstream(partial) << "partial";
+  r = run("tables cache --dir " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("1 ladder,"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("G4_Fe"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("9.9 - 10.1"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("other format"), std::string::npos) << r.output;
+  r = run("tables prune --dry-run --dir " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("would remove 2 files"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(entry));
+  r = run("tables prune --dir " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("removed 2 files"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(entry));
+  EXPECT_FALSE(fs::exists(partial));
+  r = run("tables prune --help");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.output.find("current tables stay"), std::string::npos) << r.output;
+  fs::remove_all(dir.parent_path());
+}
+
+// `fastmu run --p-max auto` (the default) with a row above what any table
+// reaches: refused while the file is read for its top, before a table is
+// built (none in the cache folder afterwards), in the transport's words.
+TEST(TablesCli, RunRefusesARowAboveEveryTableBeforeBuilding) {
+  if (!fs::exists(FASTMU_BINARY)) GTEST_SKIP() << "fastmu not built";
+  const auto dir = temp_dir() / "check-first";
+  fs::create_directories(dir / "cache");
+  std::ofstream(dir / "slab.json")
+      << R"({"world": {"min": [-5, -5, -1], "max": [5, 5, 3], "material": "G4_AIR"},
+             "volumes": [{"name": "iron", "shape": "box", "min": [-5, -5, 0],
+                          "max": [5, 5, 1], "material": "G4_Fe"}],
+             "sensitive_planes": [{"z": 2.5, "x": [-2, 2], "y": [-2, 2]}]})";
+  std::ofstream(dir / "muons.csv") << "px,py,pz,x,y,z,pdg,weight\n0,0,20,0,0,0,13,1\n"
+                                      "0,0,1e20,0,0,0,-13,1\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r =
+      run_with("FASTMU_CACHE=" + (dir / "cache").string() + " ",
+               "run --geometry " + (dir / "slab.json").string() + " --muons " +
+                   (dir / "muons.csv").string() + " --out " + (dir / "hits.csv").string());
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(
+      r.output.find("muons.csv line 3, |p| = 1e+20 GeV/c is above the tables' top 100000 GeV/c"),
+      std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("building tables"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::is_empty(dir / "cache"));
+  EXPECT_FALSE(fs::exists(dir / "hits.csv"));
+  EXPECT_LT(secs, 2.0);
   fs::remove_all(dir);
 }
 

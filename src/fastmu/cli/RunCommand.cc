@@ -85,14 +85,18 @@ struct RunArgs {
 // --p-max: a momentum in [1, kCacheTopMomentum] GeV/c, or "auto": the
 // highest |p| of the input file, read once before the tables are looked up,
 // so that a file of 20 GeV/c muons builds tables to 20 GeV/c, not 100 TeV/c
-// (a bad row is named here as the run would name it).
+// (a bad row, or one above what any table reaches, is named here as the run
+// would name it, before a table is built).
 double tables_top(const RunArgs& a) {
   if (a.p_max == "auto") {
-    MuonReader reader(a.muons, a.threads, MuonRowLimits{});
+    MuonRowLimits limits;
+    const bool refuse = momentum_policy(a.above_tables) == MomentumPolicy::refuse;
+    if (refuse) limits.p_max = static_cast<float>(kCacheTopMomentum);  // as the transport's
+    MuonReader reader(a.muons, a.threads, limits);
     MuonBatch chunk;
     double top = 0;
     while (reader.read(std::size_t{1} << 20, chunk)) top = std::max(top, highest_momentum(chunk));
-    return top > 0 ? top : 1.0;
+    return top > 0 ? std::min(top, kCacheTopMomentum) : 1.0;
   }
   char* end = nullptr;
   const double p = std::strtod(a.p_max.c_str(), &end);

@@ -1,4 +1,5 @@
-// `fastmu tables build | info | plot`: the offline phase on the command line.
+// `fastmu tables build | info | plot | list | prune`: the offline phase on the
+// command line, and the table cache's folder.
 
 #include <chrono>
 #include <cstdio>
@@ -20,10 +21,12 @@
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/InputFiles.hh"
 #include "fastmu/materials/Material.hh"
+#include "fastmu/tables/CacheListing.hh"
 #include "fastmu/tables/EngineSampleSource.hh"
 #include "fastmu/tables/FileSampleSource.hh"
 #include "fastmu/tables/MomentumBinning.hh"
 #include "fastmu/tables/Sha256.hh"
+#include "fastmu/tables/TableCache.hh"
 #include "fastmu/tables/TableFile.hh"
 
 namespace fastmu::cli {
@@ -129,6 +132,38 @@ void run_info(const std::string& path, bool all_bins) {
                 static_cast<unsigned long long>(d.samples_per_bin[b]), d.mean_loss[b],
                 d.std_loss[b], d.mean_kick[b]);
   }
+}
+
+std::string megabytes(std::uint64_t bytes) { return fmt::format("{:.1f} MB", bytes / 1e6); }
+
+void run_list(const std::filesystem::path& dir) {
+  const std::vector<CacheEntry> entries = list_cache(dir);
+  std::uint64_t bytes = 0;
+  for (const CacheEntry& e : entries) bytes += e.bytes;
+  std::printf("table cache %s: %zu ladder%s, %s\n", dir.c_str(), entries.size(),
+              entries.size() == 1 ? "" : "s", megabytes(bytes).c_str());
+  if (entries.empty()) return;
+  std::printf("%-20s  %-32s  %-19s  %9s  %-20s  %-14s  %s\n", "material", "steps [mm]",
+              "momentum [GeV/c]", "size", "created (UTC)", "engine", "state");
+  for (const CacheEntry& e : entries) {
+    std::string steps;
+    for (double s : e.steps_m) steps += fmt::format("{}{:g}", steps.empty() ? "" : " ", s * 1e3);
+    const std::string range =
+        e.p_max > 0 ? fmt::format("{:.3g} - {:.4g}", e.p_min, e.p_max) : std::string("-");
+    std::printf("%-20s  %-32s  %-19s  %9s  %-20s  %-14s  %s\n", e.material.c_str(),
+                steps.empty() ? "-" : steps.c_str(), range.c_str(), megabytes(e.bytes).c_str(),
+                e.created_utc.empty() ? "-" : e.created_utc.c_str(),
+                e.engine.empty() ? "-" : e.engine.c_str(), to_string(e.state));
+  }
+}
+
+void run_prune(const std::filesystem::path& dir, bool dry_run) {
+  const PruneResult r = prune_cache(dir, dry_run);
+  for (const auto& p : r.removed)
+    std::printf("%s %s\n", dry_run ? "would remove" : "removed", p.c_str());
+  std::printf("%s %zu file%s (%s) from %s\n", dry_run ? "would remove" : "removed",
+              r.removed.size(), r.removed.size() == 1 ? "" : "s", megabytes(r.bytes).c_str(),
+              dir.c_str());
 }
 
 void run_plot(const std::string& path, const std::string& out_dir, const std::string& bins) {
@@ -259,6 +294,33 @@ void register_tables_commands(CLI::App& app) {
   plot->add_option("--out", p->out, "Output folder for the PNGs")->required();
   plot->add_option("--bins", p->bins, "Momentum bins for the marginals, e.g. 10,40,70,90");
   plot->callback([p] { run_plot(p->file, p->out, p->bins); });
+
+  struct CacheArgs {
+    std::string dir;
+    bool dry_run = false;
+  };
+  auto c = std::make_shared<CacheArgs>();
+  const std::string dir_help =
+      "Cache folder (default: $FASTMU_CACHE, else $XDG_CACHE_HOME/fastmu, else "
+      "~/.cache/fastmu)";
+  const auto folder = [c] {
+    return c->dir.empty() ? TableCache::default_dir() : std::filesystem::path(c->dir);
+  };
+  auto* list = tables->add_subcommand(
+      "list",
+      "Show the table cache: per ladder its material, steps, momentum range, size on disk, "
+      "creation time, engine version and whether this fastmu reads it");
+  list->alias("cache");
+  list->add_option("--dir", c->dir, dir_help);
+  list->callback([folder] { run_list(folder()); });
+  auto* prune = tables->add_subcommand(
+      "prune",
+      "Remove from the table cache what this fastmu does not read (tables of another engine "
+      "version or file format, unreadable files) and temporary files of writes that did not "
+      "finish; current tables stay");
+  prune->add_option("--dir", c->dir, dir_help);
+  prune->add_flag("--dry-run", c->dry_run, "Only list what would be removed");
+  prune->callback([folder, c] { run_prune(folder(), c->dry_run); });
 }
 
 }  // namespace fastmu::cli

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <numeric>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,7 @@
 #include "fastmu/physics/LadderSampler.hh"
 #include "fastmu/tables/AliasTable.hh"
 #include "fastmu/tables/BinBytes.hh"
+#include "fastmu/tables/BinCost.hh"
 #include "fastmu/tables/BinHistogrammer.hh"
 #include "fastmu/tables/EngineSampleSource.hh"
 
@@ -45,6 +47,7 @@ bool is_long_rung(double step, double d) {
 struct Rung {
   double step = 0;
   int first_bin = 0;       // its first momentum bin
+  int table_from = 0;      // the first bin its table holds (>= first_bin when extending)
   double precision = 0;    // its goal on the relative error of the mean loss
   std::size_t caller = 0;  // its index in the caller's list
 };
@@ -54,6 +57,10 @@ struct BinRun {
   int bin = 0;
   int rungs = 0;  // rungs 0 .. rungs - 1 are recorded (the active ones and the inner ones)
   std::size_t done = 0;
+  // The round under way: a round an engine call could not take whole goes
+  // on to its end, so a bin's rounds never depend on the bins beside it.
+  std::size_t round_end = 0;
+  int round_reach = 0;
   std::vector<std::unique_ptr<BinHistogrammer>> hist;  // null for a rung that lacks this bin
 };
 
@@ -76,7 +83,7 @@ double reference_step(const std::vector<Rung>& rungs) {
 }
 
 std::vector<Rung> sorted_rungs(const std::vector<LadderRung>& rungs,
-                               const std::vector<double>& edges, double precision) {
+                               const std::vector<double>& edges, double precision, int from_bin) {
   if (rungs.empty()) throw Error("table ladder: no steps");
   std::vector<Rung> out;
   for (std::size_t i = 0; i < rungs.size(); ++i) {
@@ -91,7 +98,7 @@ std::vector<Rung> sorted_rungs(const std::vector<LadderRung>& rungs,
     const int n = static_cast<int>(edges.size()) - 1;
     int first = 0;  // the first bin whose lower edge is at or above p_from
     while (first + 1 < n && edges[first] < r.p_from * (1 - 1e-12)) ++first;
-    out.push_back({r.step_m, first, precision, i});
+    out.push_back({r.step_m, first, std::max(first, from_bin), precision, i});
   }
   std::sort(out.begin(), out.end(), [](const Rung& a, const Rung& b) { return a.step < b.step; });
   for (std::size_t k = 1; k < out.size(); ++k) {
@@ -210,7 +217,12 @@ void sample_group(const Material& material, const RungGroup& rg, const std::vect
     std::vector<BinRun*> owners;
     std::size_t records = 0;
     for (BinRun& run : group) {
-      const auto [m, reach] = next_round(run, rungs, o);
+      if (run.done >= run.round_end) {
+        std::tie(run.round_end, run.round_reach) = next_round(run, rungs, o);
+        run.round_end += run.done;
+      }
+      const std::size_t m = run.round_end - run.done;
+      const int reach = run.round_reach;
       if (m == 0) continue;
       const std::size_t take = std::min(m, (kMaxRecords - records) / reach);
       if (take == 0) break;  // the call is full: this bin goes on in the next one
@@ -237,7 +249,7 @@ void sample_group(const Material& material, const RungGroup& rg, const std::vect
 TableData empty_table(const std::vector<double>& edges, const Rung& rung, int hist_bins) {
   TableData d;
   d.nx = d.ny = hist_bins;
-  d.p_edges.assign(edges.begin() + rung.first_bin, edges.end());
+  d.p_edges.assign(edges.begin() + rung.table_from, edges.end());
   const std::size_t n = d.p_edges.size() - 1, cpb = d.cells_per_bin();
   d.p_centres.resize(n);
   d.axes.resize(n);
@@ -264,7 +276,7 @@ void finish_group(std::vector<BinRun>& group, const RungGroup& rg, int threads) 
       BinRun& run = *tasks[t].first;
       const std::size_t k = tasks[t].second;
       TableData& d = *rg.tables[k];
-      const std::size_t b = static_cast<std::size_t>(run.bin - rungs[k].first_bin);
+      const std::size_t b = static_cast<std::size_t>(run.bin - rungs[k].table_from);
       const std::size_t cpb = d.cells_per_bin();
       const BinHistogram h = run.hist[k]->finish();
       run.hist[k].reset();  // its samples are no longer needed
@@ -293,8 +305,31 @@ std::vector<double> ladder_edges(const Material& material, const std::vector<Lad
   return make_momentum_edges(o, pilot_source, &pilot);
 }
 
+// The relative costs of `bins` (BinCost.hh) for the progress estimate.
+std::vector<double> bin_costs(const std::vector<int>& bins, const std::vector<Rung>& rungs,
+                              const std::vector<RungGroup>& groups,
+                              const std::vector<double>& edges, const TableBuildOptions& o) {
+  const double d = reference_step(rungs);
+  std::vector<BinCostRungs> sets;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    BinCostRungs s;
+    for (const Rung& r : groups[g].rungs) {
+      s.first_bin.push_back(r.first_bin);
+      s.radius.push_back(r.step / d);
+    }
+    s.cut_scale = g == 0 ? 1.0 : groups[g].rungs.front().step / d;  // as rung_groups scales it
+    sets.push_back(std::move(s));
+  }
+  std::vector<double> out;
+  for (int b : bins) {
+    out.push_back(ladder_bin_cost(b, edges[b], edges[b + 1], sets, o.min_samples, o.samples_per_bin,
+                                  o.loss_precision > 0));
+  }
+  return out;
+}
+
 // Exchanges the spread build's bins: every process ends with every bin.
-void exchange_bins(const BinShare& share, const std::vector<int>& mine_bins,
+void exchange_bins(const BinShare& share, int from_bin, const std::vector<int>& mine_bins,
                    const std::vector<Rung>& rungs, std::vector<TableData>& tables,
                    BinShareReport* report, std::uint64_t my_samples) {
   std::vector<unsigned char> bytes;
@@ -304,7 +339,7 @@ void exchange_bins(const BinShare& share, const std::vector<int>& mine_bins,
   put_bytes(bytes, &my_samples);
   for (int b : mine_bins) {
     for (std::size_t k = 0; k < rungs.size(); ++k) {
-      if (rungs[k].first_bin <= b) append_bin(bytes, tables[k], b - rungs[k].first_bin);
+      if (rungs[k].first_bin <= b) append_bin(bytes, tables[k], b - rungs[k].table_from);
     }
   }
   share.gather(bytes);
@@ -321,10 +356,10 @@ void exchange_bins(const BinShare& share, const std::vector<int>& mine_bins,
     by_rank[static_cast<std::size_t>(h[0])] = samples;
     // The bins of rank h[0]: b = h[0], h[0] + size, ...; each with its rungs' entries.
     for (std::int32_t i = 0; i < h[1]; ++i) {
-      const int b = h[0] + i * share.size;
+      const int b = from_bin + h[0] + i * share.size;
       for (std::size_t k = 0; k < rungs.size(); ++k) {
         if (rungs[k].first_bin > b) continue;
-        if (read_bin(bytes, at, tables[k]) != b - rungs[k].first_bin) {
+        if (read_bin(bytes, at, tables[k]) != b - rungs[k].table_from) {
           throw Error("table build: bins from another rank out of order");
         }
       }
@@ -396,10 +431,14 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
   std::unique_ptr<ProgressBar> bar;
   collective([&] {
     edges = ladder_edges(material, ladder, o, physics, progress);
-    rungs = sorted_rungs(ladder, edges, o.loss_precision);
-    for (const Rung& r : rungs) tables.push_back(empty_table(edges, r, o.hist_bins));
     const int n = static_cast<int>(edges.size()) - 1;
-    for (int b = spread ? share.rank : 0; b < n; b += spread ? share.size : 1) mine.push_back(b);
+    if (o.from_bin < 0 || o.from_bin >= n) {
+      throw Error(fmt::format("table ladder: first bin {} is outside the {} bins", o.from_bin, n));
+    }
+    rungs = sorted_rungs(ladder, edges, o.loss_precision, o.from_bin);
+    for (const Rung& r : rungs) tables.push_back(empty_table(edges, r, o.hist_bins));
+    for (int b = o.from_bin + (spread ? share.rank : 0); b < n; b += spread ? share.size : 1)
+      mine.push_back(b);
 
     const std::vector<RungGroup> groups = rung_groups(rungs, tables, physics, o.charge);
     // Spread, the bar counts every process's bins (share.progress); where
@@ -410,9 +449,13 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
         fmt::format("tables  {} ({} steps, {})", material.name, rungs.size(), o.backend);
     bar = std::make_unique<ProgressBar>(
         own_share ? fmt::format("{} (rank {} of {})", label, share.rank, share.size) : label,
-        own_share ? mine.size() : static_cast<std::size_t>(n), progress && progress_wanted(),
-        std::move(bar_share));
+        own_share ? mine.size() : static_cast<std::size_t>(n - o.from_bin),
+        progress ? progress_mode() : ProgressMode::off, std::move(bar_share));
+    // The time left weighs the bins by their cost (this process's share of them).
+    const std::vector<double> cost = bin_costs(mine, rungs, groups, edges, o);
+    if (!spread || own_share) bar->set_work_total(std::accumulate(cost.begin(), cost.end(), 0.0));
     for (std::size_t g = 0; g < mine.size(); g += kBinsPerGroup) {
+      const std::size_t histories = clock.histories;
       for (const RungGroup& rg : groups) {
         std::vector<BinRun> group;
         for (std::size_t i = g; i < std::min(mine.size(), g + kBinsPerGroup); ++i) {
@@ -424,14 +467,16 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
         finish_group(group, rg, o.threads);
         clock.histogram_s += seconds_since(t0);
       }
-      bar->add(std::min(mine.size(), g + kBinsPerGroup) - g);
+      const std::size_t end = std::min(mine.size(), g + kBinsPerGroup);
+      bar->add(end - g, std::accumulate(cost.begin() + g, cost.begin() + end, 0.0));
+      bar->add_also(clock.histories - histories, "histories");
     }
   });
   std::string created = utc_now_iso();
   if (!spread) bar->finish();
   if (spread) {
-    exchange_bins(share, mine, rungs, tables, report, clock.samples);
-    bar->finish(edges.size() - 1);
+    exchange_bins(share, o.from_bin, mine, rungs, tables, report, clock.samples);
+    bar->finish(edges.size() - 1 - o.from_bin);
     std::vector<unsigned char> stamp(created.begin(), created.end());
     share.broadcast(stamp);
     created.assign(stamp.begin(), stamp.end());
@@ -442,7 +487,7 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
     std::fprintf(stderr,
                  "fastmu: tables %s: %zu steps, %zu momentum bins, %.3g histories (%.3g samples) "
                  "in %.1f s on %s: engine %.1f s, histograms %.1f s\n",
-                 material.name.c_str(), rungs.size(), edges.size() - 1,
+                 material.name.c_str(), rungs.size(), edges.size() - 1 - o.from_bin,
                  static_cast<double>(clock.histories), static_cast<double>(clock.samples),
                  seconds_since(t_start), o.backend.c_str(), clock.sampling_s, clock.histogram_s);
   }

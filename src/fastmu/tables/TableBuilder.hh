@@ -33,6 +33,10 @@ struct TableBuildOptions {
   // edge of the [p_min, p_max] grid at or above p_top (0: at p_max), so that
   // a run whose muons stay below p_top builds only the bins it draws from.
   double p_top = 0;
+  // Ladder builds: only the bins from this index of that grid on (the table
+  // cache extending a ladder it holds to a lower top; every bin is sampled
+  // from its own random stream, so the bins equal those of a whole build).
+  int from_bin = 0;
   MomentumBinning binning = MomentumBinning::log;
   // Engine samples per momentum bin: enough that the standard error of the
   // bin's mean fractional loss <-dPz/P> is at most loss_precision x that mean

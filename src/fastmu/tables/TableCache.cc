@@ -6,16 +6,19 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
+#include "fastmu/io/FileLock.hh"
 #include "fastmu/io/TempFiles.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/physics/LadderSampler.hh"
 #include "fastmu/tables/EngineSampleSource.hh"
 #include "fastmu/tables/MomentumBinning.hh"
 #include "fastmu/tables/Sha256.hh"
+#include "fastmu/tables/TableBins.hh"
 #include "fastmu/tables/TableFile.hh"
 
 namespace fastmu {
@@ -59,8 +62,8 @@ std::string TableCache::key(const Material& m, const TableBuildOptions& o,
     k += fmt::format(" p {:.17g}..{:.17g} epsilon {:.17g} pilot {} x {}", o.p_min, o.p_max,
                      o.epsilon, o.pilot_muons, o.pilot_probes);
   } else {
-    k += fmt::format(" p {:.17g}..{:.17g} bins {} top {:.17g}", o.p_min, o.p_max, o.p_bins,
-                     table_top_momentum(o));
+    // The grid, not its top: a file holds bins up to some top (TableCache.hh).
+    k += fmt::format(" p {:.17g}..{:.17g} bins {}", o.p_min, o.p_max, o.p_bins);
   }
   TableBuildOptions resolved = o;
   resolved.backend = to_string(resolve_engine_backend(o.backend, "table backend"));
@@ -74,13 +77,22 @@ std::string TableCache::key(const Material& m, const TableBuildOptions& o) {
   return key(m, o, {{o.step_m, 0.0}}, 0);
 }
 
-std::string TableCache::file_name(const std::string& material, double step_m,
-                                  const std::string& key) {
-  // Only characters that are safe in file names on every system.
+namespace {
+
+// `material` with only characters that are safe in file names on every system.
+std::string safe_file_stem(const std::string& material) {
   std::string safe = material;
   for (char& c : safe) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) c = '_';
   }
+  return safe;
+}
+
+}  // namespace
+
+std::string TableCache::file_name(const std::string& material, double step_m,
+                                  const std::string& key) {
+  const std::string safe = safe_file_stem(material);
   return fmt::format("{}_step{:g}mm_{}_v{}.h5", safe, step_m * 1e3, sha256_hex(key).substr(0, 16),
                      kTableFormatVersion);
 }
@@ -114,22 +126,6 @@ void TableCache::share_builds(BinShare share) {
   share_ = std::move(share);
 }
 
-namespace {
-
-// Whether `mine` holds on every process of `share` (collective).
-bool on_every_process(const BinShare& share, bool mine) {
-  std::vector<unsigned char> v{static_cast<unsigned char>(mine)};
-  share.gather(v);
-  if (share.rank == 0) {
-    const bool all = std::all_of(v.begin(), v.end(), [](unsigned char b) { return b != 0; });
-    v.assign(1, all ? 1 : 0);
-  }
-  share.broadcast(v);
-  return !v.empty() && v[0] != 0;
-}
-
-}  // namespace
-
 std::shared_ptr<const TableParams> TableCache::get(const Material& material, double step_m,
                                                    bool progress) {
   return get(material, step_m, 0.0, progress);
@@ -160,6 +156,115 @@ std::shared_ptr<const TableParams> TableCache::load_if_current(const std::filesy
   return table->metadata().cache_key == k ? table : nullptr;
 }
 
+// A ladder as a request sees it: every rung's key and file, its first bin
+// of the grid, and the request's bins.
+struct TableCache::LadderPlan {
+  std::vector<std::string> keys;
+  std::vector<std::filesystem::path> paths;
+  std::vector<double> steps;
+  std::vector<int> first;     // the rung's first bin (>= bins: no bins below the top)
+  std::vector<double> edges;  // the grid up to the request's top
+  int bins = 0;
+  std::filesystem::path lock;
+  bool active(std::size_t k) const { return first[k] < bins; }
+};
+
+namespace {
+
+// The first bin whose lower edge is at or above p_from (sorted_rungs' rule
+// in LadderBuilder.cc), edges.size() - 1 when there is none.
+int first_bin_from(const std::vector<double>& edges, double p_from) {
+  const int n = static_cast<int>(edges.size()) - 1;
+  int first = 0;
+  while (first < n && edges[first] < p_from * (1 - 1e-12)) ++first;
+  return first;
+}
+
+// The least of `mine` over every process of `share` (collective).
+int least_on_every_process(const BinShare& share, int mine) {
+  std::vector<unsigned char> v(sizeof(int));
+  std::memcpy(v.data(), &mine, sizeof(int));
+  share.gather(v);
+  if (share.rank == 0) {
+    int least = mine;
+    for (std::size_t at = 0; at + sizeof(int) <= v.size(); at += sizeof(int)) {
+      int x;
+      std::memcpy(&x, v.data() + at, sizeof(int));
+      least = std::min(least, x);
+    }
+    v.assign(sizeof(int), 0);
+    std::memcpy(v.data(), &least, sizeof(int));
+  }
+  share.broadcast(v);
+  int out = mine;
+  if (v.size() >= sizeof(int)) std::memcpy(&out, v.data(), sizeof(int));
+  return out;
+}
+
+std::string momentum_text(double p) { return fmt::format("{:.3g} GeV/c", p); }
+
+}  // namespace
+
+TableCache::LadderPlan TableCache::plan_ladder(const Material& material,
+                                               const std::vector<LadderRung>& ladder) const {
+  if (ladder.empty()) throw Error("table cache: no steps");
+  // Its bins are found by the pilot of the build: no top to cover.
+  if (options_.binning == MomentumBinning::adaptive) {
+    throw Error("table cache: adaptive momentum binning is not cached (log or uniform)");
+  }
+  LadderPlan plan;
+  plan.edges = ladder_momentum_edges(options_);
+  plan.bins = static_cast<int>(plan.edges.size()) - 1;
+  for (std::size_t k = 0; k < ladder.size(); ++k) {
+    options_for(ladder[k].step_m);  // checks the step
+    plan.keys.push_back(key(material, options_, ladder, k));
+    plan.paths.push_back(dir_ / file_name(material.name, ladder[k].step_m, plan.keys.back()));
+    plan.steps.push_back(ladder[k].step_m);
+    plan.first.push_back(ladder[k].p_from > 0 ? first_bin_from(plan.edges, ladder[k].p_from) : 0);
+  }
+  plan.lock = dir_ / (safe_file_stem(material.name) + ".lock");
+  return plan;
+}
+
+int TableCache::held_end(const LadderPlan& plan) const {
+  int end = plan.bins;
+  for (std::size_t k = 0; k < plan.keys.size(); ++k) {
+    if (!plan.active(k)) continue;
+    const auto it = loaded_.find(plan.keys[k]);
+    end =
+        std::min(end, it == loaded_.end() ? plan.first[k] : plan.first[k] + it->second->n_pbins());
+  }
+  return end;
+}
+
+int TableCache::load_held(const Material& material, const LadderPlan& plan, bool note) {
+  const bool spread = share_.size > 1;
+  const auto collective = [&](const std::function<void()>& work) {
+    spread ? share_.collective(work) : work();
+  };
+  collective([&] {
+    for (std::size_t k = 0; k < plan.keys.size(); ++k) {
+      if (!plan.active(k)) continue;
+      const auto it = loaded_.find(plan.keys[k]);
+      if (it != loaded_.end() && plan.first[k] + it->second->n_pbins() >= plan.bins) continue;
+      std::error_code ec;
+      if (!std::filesystem::exists(plan.paths[k], ec)) continue;
+      auto t = load_if_current(plan.paths[k], material, plan.steps[k], plan.keys[k], 0);
+      if (!t && note && share_.rank == 0) {
+        std::fprintf(stderr,
+                     "fastmu: table cache: %s was made with other settings or another "
+                     "material definition; rebuilding it\n",
+                     plan.paths[k].c_str());
+      }
+      if (t && (it == loaded_.end() || t->n_pbins() > it->second->n_pbins())) {
+        loaded_[plan.keys[k]] = std::move(t);
+      }
+    }
+  });
+  const int end = held_end(plan);
+  return spread ? least_on_every_process(share_, end) : end;
+}
+
 void TableCache::preload(const std::vector<TableRequest>& requests) {
   if (share_.size > 1) return;  // ranks load in get(), in step with each other
   struct Job {
@@ -171,7 +276,6 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const TableRequest& r : requests) {
-      options_for(r.step_m);  // checks the step
       const std::vector<LadderRung> alone{{r.step_m, r.p_from}};
       const std::vector<LadderRung>& ladder = r.ladder.empty() ? alone : r.ladder;
       std::size_t rung = 0;
@@ -179,11 +283,12 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
              !(ladder[rung].step_m == r.step_m && ladder[rung].p_from == r.p_from)) {
         ++rung;
       }
-      const std::string k = key(*r.material, options_, ladder, rung);
+      const LadderPlan plan = plan_ladder(*r.material, ladder);
+      if (!plan.active(rung)) continue;  // no bins below the request's top
+      const std::string& k = plan.keys[rung];
       if (loaded_.count(k)) continue;
-      const auto path = dir_ / file_name(r.material->name, r.step_m, k);
       if (std::none_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == k; })) {
-        jobs.push_back({&r, k, path});
+        jobs.push_back({&r, k, plan.paths[rung]});
       }
     }
   }
@@ -210,86 +315,129 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
 
 std::shared_ptr<const TableParams> TableCache::get(const Material& material, double step_m,
                                                    double p_from, bool progress) {
-  return get_ladder(material, {{step_m, p_from}}, progress).front();
+  auto t = get_ladder(material, {{step_m, p_from}}, progress).front();
+  if (!t) {
+    throw Error(
+        fmt::format("table cache: the step of {} m from {:g} GeV/c has no momentum bin "
+                    "below the tables' top {:g} GeV/c",
+                    step_m, p_from, table_top_momentum(options_)));
+  }
+  return t;
 }
 
 std::vector<std::shared_ptr<const TableParams>> TableCache::get_ladder(
     const Material& material, const std::vector<LadderRung>& ladder, bool progress) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const TableBuildOptions o = options_;
-  std::vector<std::string> keys;
-  std::vector<std::filesystem::path> paths;
-  std::vector<std::shared_ptr<const TableParams>> tables(ladder.size());
-  bool all_loaded = true;
-  for (std::size_t k = 0; k < ladder.size(); ++k) {
-    options_for(ladder[k].step_m);  // checks the step
-    keys.push_back(key(material, o, ladder, k));
-    paths.push_back(dir_ / file_name(material.name, ladder[k].step_m, keys.back()));
-    if (auto it = loaded_.find(keys.back()); it != loaded_.end()) tables[k] = it->second;
-    all_loaded = all_loaded && tables[k];
-  }
-  if (all_loaded) return tables;
-
-  const bool spread = share_.size > 1;
+  const LadderPlan plan = plan_ladder(material, ladder);
   const bool leader = share_.rank == 0;
-  const auto collective = [&](const std::function<void()>& work) {
-    spread ? share_.collective(work) : work();
-  };
-  bool current = true;
-  collective([&] {
-    for (std::size_t k = 0; k < ladder.size(); ++k) {
-      std::error_code ec;
-      if (!tables[k] && std::filesystem::exists(paths[k], ec)) {
-        tables[k] = load_if_current(paths[k], material, ladder[k].step_m, keys[k], 0);
-        if (!tables[k] && leader) {
-          std::fprintf(stderr,
-                       "fastmu: table cache: %s was made with other settings or another "
-                       "material definition; rebuilding it\n",
-                       paths[k].c_str());
+  if (held_end(plan) < plan.bins) {
+    int held = load_held(material, plan, true);
+    if (held < plan.bins) {
+      // Another process may be building the same: wait for it, then look again.
+      std::unique_ptr<io::FileLock> entry;
+      const auto collective = [&](const std::function<void()>& work) {
+        share_.size > 1 ? share_.collective(work) : work();
+      };
+      collective([&] {
+        if (!leader) return;
+        std::error_code ec;
+        std::filesystem::create_directories(dir_, ec);
+        if (ec) {
+          throw Error("table cache: cannot create folder '" + dir_.string() + "': " + ec.message());
         }
-      }
-      current = current && tables[k];
+        entry = std::make_unique<io::FileLock>(plan.lock);
+      });
+      held = load_held(material, plan, false);
+      if (held < plan.bins) extend_ladder(material, plan, held, progress);
     }
-  });
-  if (spread) current = on_every_process(share_, current);
-  if (!current) build_ladder(material, ladder, keys, paths, progress, tables);
-  for (std::size_t k = 0; k < ladder.size(); ++k) loaded_.emplace(keys[k], tables[k]);
+  }
+  // Served with the request's bins only: the tables (and the momenta the
+  // transport refuses) of a build to the request's own top.
+  std::vector<std::shared_ptr<const TableParams>> tables(ladder.size());
+  double cached_top = 0;
+  for (std::size_t k = 0; k < ladder.size(); ++k) {
+    if (!plan.active(k)) continue;
+    const auto& full = loaded_.at(plan.keys[k]);
+    const int n = plan.bins - plan.first[k];
+    cached_top = std::max(cached_top, full->data().p_edges.back());
+    auto& served = served_[plan.keys[k] + fmt::format(" bins {}", n)];
+    tables[k] = served.lock();
+    if (!tables[k]) {
+      tables[k] = first_table_bins(full, n);
+      served = tables[k];
+    }
+  }
+  const std::string reported = material.name + " " + plan.keys.front();
+  if (progress && leader && cached_top > plan.edges.back() * (1 + 1e-9) &&
+      reported_[reported] != plan.bins) {
+    reported_[reported] = plan.bins;
+    std::fprintf(stderr, "fastmu: table cache: %s ladder to %s covered by cached ladder to %s\n",
+                 material.name.c_str(), momentum_text(plan.edges.back()).c_str(),
+                 momentum_text(cached_top).c_str());
+  }
   return tables;
 }
 
-void TableCache::build_ladder(const Material& material, const std::vector<LadderRung>& ladder,
-                              const std::vector<std::string>& keys,
-                              const std::vector<std::filesystem::path>& paths, bool progress,
-                              std::vector<std::shared_ptr<const TableParams>>& tables) {
+void TableCache::extend_ladder(const Material& material, const LadderPlan& plan, int from,
+                               bool progress) {
   const bool spread = share_.size > 1;
   const bool leader = share_.rank == 0;
   const auto collective = [&](const std::function<void()>& work) {
     spread ? share_.collective(work) : work();
   };
-  // Process 0 alone writes: it makes the folder before the build, so that
-  // a folder it cannot make fails before the work.
-  collective([&] {
-    if (!leader) return;
-    std::error_code ec;
-    std::filesystem::create_directories(dir_, ec);
-    if (ec) {
-      throw Error("table cache: cannot create folder '" + dir_.string() + "': " + ec.message());
-    }
-  });
-  if (progress && leader) {
-    std::string steps;
-    for (const LadderRung& r : ladder)
-      steps += fmt::format("{}{:g}", steps.empty() ? "" : ", ", r.step_m);
-    std::fprintf(stderr, "fastmu: building tables for %s, steps %s m -> %s\n",
-                 material.name.c_str(), steps.c_str(), dir_.c_str());
+  std::vector<LadderRung> active;
+  std::vector<std::size_t> index;  // of each active rung in the plan
+  for (std::size_t k = 0; k < plan.keys.size(); ++k) {
+    if (!plan.active(k)) continue;
+    // A long rung from its first edge: the first bin the caller's p_from gives.
+    active.push_back({plan.steps[k], plan.first[k] > 0 ? plan.edges[plan.first[k]] : 0.0});
+    index.push_back(k);
   }
+  if (progress && leader) {
+    if (from > 0) {
+      std::fprintf(stderr, "fastmu: table cache: %s ladder extending from %s to %s (%d bins)\n",
+                   material.name.c_str(), momentum_text(plan.edges[from]).c_str(),
+                   momentum_text(plan.edges.back()).c_str(), plan.bins - from);
+    } else {
+      std::string steps;
+      for (const LadderRung& r : active)
+        steps += fmt::format("{}{:g}", steps.empty() ? "" : ", ", r.step_m);
+      std::fprintf(stderr, "fastmu: building tables for %s, steps %s m -> %s\n",
+                   material.name.c_str(), steps.c_str(), dir_.c_str());
+    }
+  }
+  TableBuildOptions o = options_;
+  o.from_bin = from;
   BinShareReport report;
   std::vector<TableParams> built =
-      build_ladder_tables(material, ladder, options_, progress && leader, share_, &report);
+      build_ladder_tables(material, active, o, progress && leader, share_, &report);
+  ++builds_.ladders;
+  builds_.bins += static_cast<std::size_t>(plan.bins - from);
   collective([&] {
-    for (std::size_t k = 0; k < ladder.size(); ++k) {
-      built[k].set_cache_key(keys[k]);
-      if (leader) write_table_file(paths[k], built[k]);
+    for (std::size_t i = 0; i < active.size(); ++i) {
+      const std::size_t k = index[i];
+      const auto held = loaded_.find(plan.keys[k]);
+      const int have = held == loaded_.end() ? 0 : held->second->n_pbins();
+      if (plan.first[k] + have >= plan.bins) continue;  // this rung's file covers already
+      TableMetadata meta = built[i].metadata();
+      meta.cache_key = plan.keys[k];
+      TableData data;
+      if (from > plan.first[k]) {
+        // The bins below `from`, histograms too, from the file that holds them.
+        TableLoadOptions load;
+        load.threads = o.threads;
+        const TableParams old = load_table(plan.paths[k], plan.steps[k], load);
+        if (old.metadata().cache_key != plan.keys[k]) {
+          throw Error(plan.paths[k].string() + ": replaced by other settings while extending it");
+        }
+        data = join_table_bins(table_bins(old.data(), 0, from - plan.first[k]), built[i].data());
+      } else {
+        data = built[i].data();
+      }
+      auto table = std::make_shared<const TableParams>(std::move(meta), std::move(data),
+                                                       plan.paths[k].string(), o.threads);
+      if (leader) write_table_file(plan.paths[k], *table);
+      loaded_[plan.keys[k]] = std::move(table);
     }
   });
   if (progress && leader && spread) {
@@ -298,9 +446,6 @@ void TableCache::build_ladder(const Material& material, const std::vector<Ladder
     std::fprintf(stderr,
                  "fastmu: table cache: momentum bins shared by %d processes (samples: %s)\n",
                  share_.size, each.c_str());
-  }
-  for (std::size_t k = 0; k < ladder.size(); ++k) {
-    tables[k] = std::make_shared<const TableParams>(std::move(built[k]));
   }
 }
 

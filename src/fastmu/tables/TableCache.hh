@@ -1,5 +1,15 @@
 // The table cache: tables found in a folder by everything that made them
 // (key()), built with the detailed engine (and a progress bar) when missing.
+//
+// A cached ladder covers a request when everything that made it agrees and
+// its momentum range contains the request's: the key leaves out the top
+// momentum (TableBuildOptions::p_top), a file holds its bins up to some top,
+// and a run asking for less is served the bins it asked for (so that its
+// tables, and the momenta it refuses, are those of a build to its own top).
+// A run asking for more builds only the missing bins (each bin is sampled
+// from its own random stream, so they equal those of a whole build) and
+// replaces the files, under a lock on the material in the cache folder, so
+// that a second process waits and then finds them covered.
 #pragma once
 
 #include <filesystem>
@@ -34,7 +44,9 @@ class TableCache {
   // histogram bins, charge, seed, tail fraction, the generator (engine
   // version, physics options, backend, the ladder's steps, the sampling
   // goal), the table's own step and first momentum, and the file format
-  // version. A new option that changes tables must be added here.
+  // version; not the top momentum. `ladder` is the material's whole ladder
+  // over the grid (its long steps up to the grid's p_max), whatever the
+  // top. A new option that changes tables must be added here.
   static std::string key(const Material& material, const TableBuildOptions& options,
                          const std::vector<LadderRung>& ladder, std::size_t rung);
   // The key of a table built alone (a ladder of options.step_m only).
@@ -63,13 +75,24 @@ class TableCache {
   // or above p_from (LadderRung).
   std::shared_ptr<const TableParams> get(const Material& material, double step_m, double p_from,
                                          bool progress);
-  // A material's whole ladder (its step, the shorter and the long steps),
-  // in the order of `ladder`: the tables in the folder if every one is
-  // current, else all built together from one set of histories
-  // (LadderBuilder.hh) and written.
+  // A material's ladder (its step, the shorter and the long steps; the long
+  // steps up to the grid's p_max, see key()), in the order of `ladder`,
+  // with the bins up to the top build_options().p_top asks for: a table for
+  // each rung that has bins below that top, nullptr for the others (long
+  // steps of faster muons). From the folder where its files cover the
+  // request; else the missing bins of every rung are built together from
+  // one set of histories (LadderBuilder.hh) and the files replaced.
   std::vector<std::shared_ptr<const TableParams>> get_ladder(const Material& material,
                                                              const std::vector<LadderRung>& ladder,
                                                              bool progress = true);
+
+  // What this cache built: ladders built or extended, and momentum bins
+  // sampled (one per bin, whatever the number of rungs).
+  struct Builds {
+    std::size_t ladders = 0;
+    std::size_t bins = 0;
+  };
+  const Builds& builds() const { return builds_; }
 
   // Loads, several files at once, those of `requests` already in the cache
   // folder and current (the set-up of a run waits on them); get() then
@@ -100,11 +123,18 @@ class TableCache {
  private:
   // build_options() for `step_m`, with the backend resolved.
   TableBuildOptions options_for(double step_m) const;
-  // Builds `ladder` (keys and files given), writes its files, fills `tables`.
-  void build_ladder(const Material& material, const std::vector<LadderRung>& ladder,
-                    const std::vector<std::string>& keys,
-                    const std::vector<std::filesystem::path>& paths, bool progress,
-                    std::vector<std::shared_ptr<const TableParams>>& tables);
+  struct LadderPlan;
+  // The keys, files and bins of `ladder` for the request's top.
+  LadderPlan plan_ladder(const Material& material, const std::vector<LadderRung>& ladder) const;
+  // Loads the files of `plan` that hold more than memory does (collective
+  // where builds are shared); returns the bin up to which every rung is held.
+  // `note`: a line for a file made with other settings.
+  int load_held(const Material& material, const LadderPlan& plan, bool note);
+  // The bin up to which every rung of `plan` is held in memory.
+  int held_end(const LadderPlan& plan) const;
+  // Builds the bins from `from` to the request's top of every rung of
+  // `plan`, joins them to the bins held below, writes the files.
+  void extend_ladder(const Material& material, const LadderPlan& plan, int from, bool progress);
   // The table of `path` if it exists and carries key `k` (loaded without its
   // histograms), nullptr if it is missing or stale; throws on a bad file.
   std::shared_ptr<const TableParams> load_if_current(const std::filesystem::path& path,
@@ -115,7 +145,11 @@ class TableCache {
   TableBuildOptions options_;
   BinShare share_;
   std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const TableParams>> loaded_;  // by key()
+  std::map<std::string, std::shared_ptr<const TableParams>> loaded_;  // by key(): all bins held
+  // By key() and bin count, while a caller holds them.
+  std::map<std::string, std::weak_ptr<const TableParams>> served_;
+  std::map<std::string, int> reported_;  // the top bin a "covered" line was written for
+  Builds builds_;
 };
 
 }  // namespace fastmu

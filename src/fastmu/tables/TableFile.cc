@@ -335,4 +335,31 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   return TableParams(std::move(m), std::move(d), name, options.threads);
 }
 
+TableSummary read_table_summary(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  QuietHdf5 quiet;
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw Error(name + ": not an HDF5 file");
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!file.ok()) throw Error(name + ": cannot open HDF5 file");
+  Reader r{file.get(), name, 1};
+  const auto has = [&](const char* attr) { return H5Aexists(file.get(), attr) > 0; };
+  TableSummary s;
+  s.format_version = r.attr_scalar<std::int32_t>("format_version", H5T_NATIVE_INT32);
+  if (has("material")) s.material = r.attr_string("material");
+  if (has("generator")) s.generator = r.attr_string("generator");
+  if (has("created_utc")) s.created_utc = r.attr_string("created_utc");
+  if (has("cache_key")) s.cache_key = r.attr_string("cache_key");
+  if (has("step_m")) s.step_m = r.attr_scalar<double>("step_m", H5T_NATIVE_DOUBLE);
+  if (H5Lexists(file.get(), "momentum_edges", H5P_DEFAULT) > 0) {
+    const hsize_t n = r.length("momentum_edges");
+    if (n >= 2) {
+      const auto edges = r.dataset<double>("momentum_edges", H5T_NATIVE_DOUBLE, {n});
+      s.p_min = edges.front();
+      s.p_max = edges.back();
+      s.n_pbins = static_cast<int>(n - 1);
+    }
+  }
+  return s;
+}
+
 }  // namespace fastmu

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include "fastmu/tables/TableParams.hh"
 
@@ -25,5 +26,18 @@ struct TableLoadOptions {
 // line naming the file and the dataset or attribute.
 TableParams load_table(const std::filesystem::path& path, double expected_step_m = 0,
                        const TableLoadOptions& options = {});
+
+// What a table file says of itself without its arrays (a cache listing),
+// read from any format version: the attributes it has (empty or 0 where it
+// lacks one) and its momentum range. Throws fastmu::Error for a file that is
+// not HDF5 or has no format_version.
+struct TableSummary {
+  int format_version = 0;
+  std::string material, generator, created_utc, cache_key;
+  double step_m = 0;
+  double p_min = 0, p_max = 0;  // 0: no momentum_edges
+  int n_pbins = 0;
+};
+TableSummary read_table_summary(const std::filesystem::path& path);
 
 }  // namespace fastmu

@@ -92,8 +92,9 @@ std::vector<LadderRung> cache_ladder(const std::string& name, const Material& ma
   // A step set for this material (geometry or command line) is kept at
   // every momentum; table files given by the caller come without ladders.
   if (steps.count(name) || given) return ladder;
-  for (const LongStep& s :
-       long_steps(d, options.long_steps, table_top_momentum(cache.build_options()))) {
+  // The long steps up to the grid's top: the cache serves those with bins
+  // below the run's top (TableCache::get_ladder).
+  for (const LongStep& s : long_steps(d, options.long_steps, cache.build_options().p_max)) {
     ladder.push_back({s.step, s.p_from});
   }
   return ladder;
@@ -139,6 +140,7 @@ TransportParams make_transport_params(std::shared_ptr<const GeometryParams> geo,
     if (!all.count(name)) all[name] = got[k++];
     const double d = all[name]->metadata().step_m;
     for (; k < got.size(); ++k) {
+      if (!got[k]) continue;  // a long step of faster muons than the run's
       (ladder[k].p_from > 0 || ladder[k].step_m > d ? longer : shorter)[name].push_back(got[k]);
     }
   }
