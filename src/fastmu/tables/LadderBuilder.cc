@@ -8,6 +8,7 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -288,12 +289,24 @@ void trace_bin(const Material& material, const RungGroup& rg, const BinRun& run,
     why = fmt::format("goal of step {:.4g} m ({:.3g})", r.step,
                       r.precision[static_cast<std::size_t>(run.bin)]);
   }
+  // The rung furthest from its goal: its relative error of the mean loss.
+  double worst = 0, worst_error = 0, worst_step = 0;
+  for (std::size_t k = 0; k < rg.rungs.size(); ++k) {
+    const BinHistogrammer* h = run.hist[k].get();
+    if (!h || !(h->mean_loss() > 0)) continue;
+    const double error = h->mean_loss_error() / h->mean_loss();
+    const double ratio = error / rg.rungs[k].precision[static_cast<std::size_t>(run.bin)];
+    if (ratio > worst)
+      std::tie(worst, worst_error, worst_step) = std::tuple(ratio, error, rg.rungs[k].step);
+  }
   std::fprintf(stderr,
                "fastmu trace: tables %s set %llu bin %d [%.4g, %.4g) GeV/c: %zu histories in %d "
-               "rounds, %.3g s engine, %.3g us/history; last round for the %s\n",
+               "rounds, %.3g s engine, %.3g us/history; last round for the %s; furthest from "
+               "its goal: step %.4g m, error %.3g of the mean (%.2f x its goal)\n",
                material.name.c_str(), static_cast<unsigned long long>(rg.stream), run.bin,
                edges[run.bin], edges[run.bin + 1], run.done, run.rounds, run.engine_s,
-               run.done ? 1e6 * run.engine_s / static_cast<double>(run.done) : 0.0, why.c_str());
+               run.done ? 1e6 * run.engine_s / static_cast<double>(run.done) : 0.0, why.c_str(),
+               worst_step, worst_error, worst);
 }
 
 // Samples a group of bins round by round until each meets its goal. Each
