@@ -218,6 +218,36 @@ TEST(LadderBuilder, GoalsFollowTheStepsEachBinTakes) {
   EXPECT_EQ(kLadderFieldStepFactor, std::ldexp(1.0, kFieldLongSteps));
 }
 
+// The builder meets each step's goal of ladder_precision_goals: 2 cm in the
+// top bin, a partial step of 4 cm there, to sqrt(2) x the goal.
+TEST(LadderBuilder, EachStepMeetsItsGoalPerBin) {
+  TableBuildOptions o;
+  o.p_min = 1;
+  o.p_max = 200;
+  o.p_bins = 3;  // edges 1, 5.85, 34.2, 200: 4 cm from 34.2 GeV/c
+  o.hist_bins = 20;
+  o.min_samples = 2000;
+  o.samples_per_bin = 400000;
+  o.loss_precision = 0.03;
+  o.backend = "cpu";
+  const std::vector<LadderRung> ladder{{0.02, 0.0}, {0.04, 30.0}};
+  const auto tables = build_ladder_tables(iron(), ladder, o, false);
+  const auto goals = ladder_precision_goals(ladder, ladder_momentum_edges(o), 0.03);
+  EXPECT_DOUBLE_EQ(goals[0][2], 0.03 * std::sqrt(2.0));
+  EXPECT_DOUBLE_EQ(goals[1][2], 0.03);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const TableData& d = tables[k].data();
+    const int first = 3 - d.n_pbins();
+    for (int b = 0; b < d.n_pbins(); ++b) {
+      const double n = static_cast<double>(d.samples_per_bin[b]);
+      EXPECT_GE(n, 2000.0);
+      EXPECT_LE(n, 400000.0);
+      const double rel_error = d.std_loss[b] / d.mean_loss[b] / std::sqrt(n);
+      if (n < 400000) EXPECT_LT(rel_error, 1.05 * goals[k][b + first]) << "step " << k;
+    }
+  }
+}
+
 // A long step's table starts at the grid's first edge at or above its
 // p_from and shares the grid's edges.
 TEST(LadderBuilder, LongStepsShareTheGrid) {
