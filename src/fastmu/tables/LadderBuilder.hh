@@ -22,9 +22,10 @@
 // fraction ~ step / w of a muon's path in steps of w (the next of those two
 // up): its goal is loss_precision x sqrt(w / step), which keeps its share of
 // the momentum error per unit length at most the working step's. Below 5
-// GeV/c that is the former rule, sqrt(d / step) for the steps shorter than
-// d; at higher momenta d itself and the shorter steps are partial steps of
-// 2 d ... 8 d, and 16 d ... 64 d partial steps of 128 d (from 320 GeV/c).
+// GeV/c, where d is the longest step, that is sqrt(d / step) for the steps
+// shorter than d; from 5 GeV/c d itself and the shorter steps are partial
+// steps of 2 d, 4 d, then 8 d, and from 320 GeV/c 16 d ... 64 d partial
+// steps of 128 d.
 // Radiative and delta-ray losses make the variance of a step's loss grow
 // as its length, so every rung then needs about the histories of its
 // working step, not those of a 1 % goal at its own length.
