@@ -12,6 +12,7 @@
 #include "fastmu/physics/DetailedEngine.hh"
 #include "fastmu/physics/LadderSampler.hh"
 #include "fastmu/tables/LadderBuilder.hh"
+#include "fastmu/transport/step/MaterialTable.hh"
 
 #include "../SampleComparison.hh"
 
@@ -176,6 +177,75 @@ TEST(LadderBuilder, SamplesFollowThePrecisionGoal) {
   o.samples_per_bin = 3000;
   const auto fixed = build_ladder_tables(iron(), {{0.02, 0.0}}, o, false);
   for (auto s : fixed[0].data().samples_per_bin) EXPECT_EQ(s, 3000u);
+}
+
+// Goals follow the steps muons of each bin take whole: the bin's longest
+// step (no field) and its longest up to 8 d (in a field) get the goal; a
+// shorter step, a partial step of the next of those up (w), gets the goal
+// x sqrt(w / step).
+TEST(LadderBuilder, GoalsFollowTheStepsEachBinTakes) {
+  const double d = 0.02;
+  std::vector<LadderRung> ladder{{d, 0.0}, {d / 4, 0.0}, {d / 2, 0.0}};
+  for (int k = 1; k <= 7; ++k) ladder.push_back({std::ldexp(d, k), std::ldexp(2.5, k)});
+  std::vector<double> edges;  // 1 ... 1000 GeV/c, 5 bins per decade
+  for (int i = 0; i <= 15; ++i) edges.push_back(std::pow(10.0, i / 5.0));
+  const auto goals = ladder_precision_goals(ladder, edges, 0.01);
+  ASSERT_EQ(goals.size(), ladder.size());
+  const auto goal = [&](double step, double p) {
+    std::size_t k = 0;
+    while (ladder[k].step_m != step) ++k;
+    int b = 0;
+    while (edges[b + 1] <= p) ++b;
+    return goals[k][b];
+  };
+  // 1-2.5 GeV/c: d is the only working step.
+  EXPECT_DOUBLE_EQ(goal(d, 1.5), 0.01);
+  EXPECT_DOUBLE_EQ(goal(d / 4, 1.5), 0.01 * 2);
+  // 25 GeV/c (bins from 25.1): 8 d works everywhere, the shorter ones are partial steps of it.
+  EXPECT_DOUBLE_EQ(goal(8 * d, 30), 0.01);
+  EXPECT_DOUBLE_EQ(goal(4 * d, 30), 0.01 * std::sqrt(2.0));
+  EXPECT_DOUBLE_EQ(goal(d, 30), 0.01 * std::sqrt(8.0));
+  EXPECT_DOUBLE_EQ(goal(d / 4, 30), 0.01 * std::sqrt(32.0));
+  // From 398 GeV/c: 128 d away from fields, 8 d in them; 16-64 d are partial steps of 128 d.
+  EXPECT_DOUBLE_EQ(goal(128 * d, 500), 0.01);
+  EXPECT_DOUBLE_EQ(goal(32 * d, 500), 0.01 * 2);
+  EXPECT_DOUBLE_EQ(goal(16 * d, 500), 0.01 * std::sqrt(8.0));
+  EXPECT_DOUBLE_EQ(goal(8 * d, 500), 0.01);
+  EXPECT_DOUBLE_EQ(goal(d, 500), 0.01 * std::sqrt(8.0));
+  // A long step has no goal below its momentum.
+  EXPECT_EQ(goal(128 * d, 100), 0.0);
+  // The field's longest step is the transport's.
+  EXPECT_EQ(kLadderFieldStepFactor, std::ldexp(1.0, kFieldLongSteps));
+}
+
+// The builder meets each step's goal of ladder_precision_goals: 2 cm in the
+// top bin, a partial step of 4 cm there, to sqrt(2) x the goal.
+TEST(LadderBuilder, EachStepMeetsItsGoalPerBin) {
+  TableBuildOptions o;
+  o.p_min = 1;
+  o.p_max = 200;
+  o.p_bins = 3;  // edges 1, 5.85, 34.2, 200: 4 cm from 34.2 GeV/c
+  o.hist_bins = 20;
+  o.min_samples = 2000;
+  o.samples_per_bin = 400000;
+  o.loss_precision = 0.03;
+  o.backend = "cpu";
+  const std::vector<LadderRung> ladder{{0.02, 0.0}, {0.04, 30.0}};
+  const auto tables = build_ladder_tables(iron(), ladder, o, false);
+  const auto goals = ladder_precision_goals(ladder, ladder_momentum_edges(o), 0.03);
+  EXPECT_DOUBLE_EQ(goals[0][2], 0.03 * std::sqrt(2.0));
+  EXPECT_DOUBLE_EQ(goals[1][2], 0.03);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const TableData& d = tables[k].data();
+    const int first = 3 - d.n_pbins();
+    for (int b = 0; b < d.n_pbins(); ++b) {
+      const double n = static_cast<double>(d.samples_per_bin[b]);
+      EXPECT_GE(n, 2000.0);
+      EXPECT_LE(n, 400000.0);
+      const double rel_error = d.std_loss[b] / d.mean_loss[b] / std::sqrt(n);
+      if (n < 400000) EXPECT_LT(rel_error, 1.05 * goals[k][b + first]) << "step " << k;
+    }
+  }
 }
 
 // A long step's table starts at the grid's first edge at or above its

@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <numeric>
+#include <string>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -43,12 +45,25 @@ bool is_long_rung(double step, double d) {
   return d > 0 && step > kLongRungFactor * d * (1 + 1e-9);
 }
 
+// $FASTMU_TRACE_TABLES=1: the build's profile on stderr, one line per
+// momentum bin and set of histories (trace_bin).
+bool trace_wanted() {
+  static const bool on = [] {
+    const char* v = std::getenv("FASTMU_TRACE_TABLES");
+    return v && *v && std::string(v) != "0";
+  }();
+  return on;
+}
+
 // A rung in ascending step order, with what the build needs to know of it.
 struct Rung {
   double step = 0;
-  int first_bin = 0;       // its first momentum bin
-  int table_from = 0;      // the first bin its table holds (>= first_bin when extending)
-  double precision = 0;    // its goal on the relative error of the mean loss
+  double p_from = 0;   // the lowest momentum it serves (0: all)
+  int first_bin = 0;   // its first momentum bin
+  int table_from = 0;  // the first bin its table holds (>= first_bin when extending)
+  // Its goal on the relative error of the mean loss, per momentum bin of
+  // the grid (those below first_bin unused).
+  std::vector<double> precision;
   std::size_t caller = 0;  // its index in the caller's list
 };
 
@@ -62,6 +77,11 @@ struct BinRun {
   std::size_t round_end = 0;
   int round_reach = 0;
   std::vector<std::unique_ptr<BinHistogrammer>> hist;  // null for a rung that lacks this bin
+  // The profile (FASTMU_TRACE_TABLES): rounds, engine time, and the rung
+  // whose goal asked for the last round.
+  int rounds = 0;
+  int binding = -1;
+  double engine_s = 0;
 };
 
 // Rungs sampled by one set of histories: their physics (the range cut) and
@@ -73,19 +93,47 @@ struct RungGroup {
   std::uint64_t stream = 0;
 };
 
-// The reference step d: the longest rung that serves every momentum bin.
+// The reference step d: the longest rung that serves every momentum (as
+// ladder_generator finds it: a grid that starts above a long step's p_from
+// changes nothing).
 double reference_step(const std::vector<Rung>& rungs) {
   double d = 0;
   for (const Rung& r : rungs) {
-    if (r.first_bin == 0) d = std::max(d, r.step);
+    if (r.p_from == 0) d = std::max(d, r.step);
   }
   return d;
 }
 
+// The steps that muons of bin b take whole: the longest rung serving b (a
+// muon of that momentum away from fields) and the longest up to
+// kLadderFieldStepFactor x d (in a magnetic field). A shorter rung serves only
+// steps that a boundary or a plane cuts short, a fraction ~ step / w of a
+// path in steps of w: its goal is precision x sqrt(w / step), w the next
+// working step up (LadderBuilder.hh).
+void set_goals(std::vector<Rung>& rungs, int n_bins, double precision) {
+  const double d = reference_step(rungs);
+  for (Rung& r : rungs) r.precision.assign(static_cast<std::size_t>(n_bins), precision);
+  for (int b = 0; b < n_bins; ++b) {
+    double w_any = 0, w_field = 0;
+    for (const Rung& r : rungs) {
+      if (r.first_bin > b) continue;
+      w_any = std::max(w_any, r.step);
+      if (r.step <= kLadderFieldStepFactor * d * (1 + 1e-9)) w_field = std::max(w_field, r.step);
+    }
+    for (Rung& r : rungs) {
+      if (r.first_bin > b) continue;
+      const double w = r.step <= w_field ? w_field : w_any;
+      r.precision[static_cast<std::size_t>(b)] = precision * std::sqrt(w / r.step);
+    }
+  }
+}
+
 std::vector<Rung> sorted_rungs(const std::vector<LadderRung>& rungs,
-                               const std::vector<double>& edges, double precision, int from_bin) {
+                               const std::vector<double>& edges, double precision,
+                               int from_bin = 0) {
   if (rungs.empty()) throw Error("table ladder: no steps");
   std::vector<Rung> out;
+  const int n = static_cast<int>(edges.size()) - 1;
   for (std::size_t i = 0; i < rungs.size(); ++i) {
     const LadderRung& r = rungs[i];
     if (!(r.step_m > 0) || !std::isfinite(r.step_m)) {
@@ -95,19 +143,15 @@ std::vector<Rung> sorted_rungs(const std::vector<LadderRung>& rungs,
       throw Error(fmt::format("table ladder: step {} m starts at {} GeV/c, outside the tables",
                               r.step_m, r.p_from));
     }
-    const int n = static_cast<int>(edges.size()) - 1;
     int first = 0;  // the first bin whose lower edge is at or above p_from
     while (first + 1 < n && edges[first] < r.p_from * (1 - 1e-12)) ++first;
-    out.push_back({r.step_m, first, std::max(first, from_bin), precision, i});
+    out.push_back({r.step_m, r.p_from, first, std::max(first, from_bin), {}, i});
   }
   std::sort(out.begin(), out.end(), [](const Rung& a, const Rung& b) { return a.step < b.step; });
   for (std::size_t k = 1; k < out.size(); ++k) {
     if (!(out[k].step > out[k - 1].step)) throw Error("table ladder: a step is listed twice");
   }
-  const double d = reference_step(out);
-  for (Rung& r : out) {
-    if (r.step < d) r.precision *= std::sqrt(d / r.step);
-  }
+  set_goals(out, n, precision);
   return out;
 }
 
@@ -148,29 +192,38 @@ BinRun start_bin(int b, const std::vector<Rung>& rungs, const TableBuildOptions&
   return run;
 }
 
-// Histories the bin's next round needs, and the rungs they must reach (0: done).
-std::pair<std::size_t, int> next_round(const BinRun& run, const std::vector<Rung>& rungs,
-                                       const TableBuildOptions& o) {
+// The bin's next round: histories it needs, the rungs they must reach (0:
+// done) and the rung whose goal asks for the most (-1: none, the bounds).
+struct Round {
+  std::size_t n = 0;
+  int reach = 0;
+  int binding = -1;
+};
+
+Round next_round(const BinRun& run, const std::vector<Rung>& rungs, const TableBuildOptions& o) {
   const std::size_t cap = o.samples_per_bin;
-  if (run.done >= cap) return {0, 0};
+  if (run.done >= cap) return {};
   if (o.loss_precision <= 0) return {cap - run.done, run.rungs};
   if (run.done == 0) return {std::min(o.min_samples, cap), run.rungs};
   double need = 0;
-  int reach = 0;
+  Round round;
   for (std::size_t k = 0; k < rungs.size(); ++k) {
     const BinHistogrammer* h = run.hist[k].get();
     if (!h || h->size() == 0) continue;
-    const double goal = rungs[k].precision * h->mean_loss();
+    const double goal = rungs[k].precision[static_cast<std::size_t>(run.bin)] * h->mean_loss();
     const double err = h->mean_loss_error();
     if (!(err > goal)) continue;  // met (or a bin with no loss at all)
-    need = std::max(need, kRoundMargin * h->size() * (err / goal) * (err / goal));
-    reach = static_cast<int>(k) + 1;
+    const double n_k = kRoundMargin * h->size() * (err / goal) * (err / goal);
+    if (n_k > need) round.binding = static_cast<int>(k);
+    need = std::max(need, n_k);
+    round.reach = static_cast<int>(k) + 1;
   }
-  if (reach == 0) return {0, 0};
+  if (round.reach == 0) return {};
   need = std::min(need, kRoundGrowth * static_cast<double>(run.done));
   const std::size_t target = std::min<std::size_t>(cap, static_cast<std::size_t>(need) + 1);
-  if (target <= run.done) return {0, 0};
-  return {target - run.done, reach};
+  if (target <= run.done) return {};
+  round.n = target - run.done;
+  return round;
 }
 
 // Adds a batch's records to the histograms: one task per (bin, rung).
@@ -205,6 +258,64 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// One engine call for `jobs`: timed as a whole, or (the profile) job by
+// job, which draws the same samples (a job's streams are its own).
+LadderRecords run_jobs(const Material& material, const RungGroup& rg,
+                       const std::vector<LadderJob>& jobs, std::vector<BinRun*>& owners,
+                       EngineBackend backend, int threads, BuildClock& clock) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!trace_wanted()) {
+    LadderRecords rec = sample_ladder(material, rg.spec, jobs, backend, threads);
+    clock.sampling_s += seconds_since(t0);
+    return rec;
+  }
+  LadderRecords rec;
+  rec.lay_out(jobs);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const auto tj = std::chrono::steady_clock::now();
+    const LadderRecords one = sample_ladder(material, rg.spec, {jobs[j]}, backend, threads);
+    owners[j]->engine_s += seconds_since(tj);
+    std::copy(one.p0.begin(), one.p0.end(), rec.p0.begin() + rec.history_offset[j]);
+    std::copy(one.loss.begin(), one.loss.end(), rec.loss.begin() + rec.record_offset[j]);
+    std::copy(one.kick.begin(), one.kick.end(), rec.kick.begin() + rec.record_offset[j]);
+  }
+  clock.sampling_s += seconds_since(t0);
+  return rec;
+}
+
+// The profile's line for one bin of a set of histories: its histories, the
+// rung whose goal asked for the last round (or the bound that ended it),
+// and the engine's time per history.
+void trace_bin(const Material& material, const RungGroup& rg, const BinRun& run,
+               const std::vector<double>& edges, const TableBuildOptions& o) {
+  std::string why = "min-samples";
+  if (run.done >= o.samples_per_bin) {
+    why = "samples-per-bin bound";
+  } else if (run.binding >= 0) {
+    const Rung& r = rg.rungs[static_cast<std::size_t>(run.binding)];
+    why = fmt::format("goal of step {:.4g} m ({:.3g})", r.step,
+                      r.precision[static_cast<std::size_t>(run.bin)]);
+  }
+  // The rung furthest from its goal: its relative error of the mean loss.
+  double worst = 0, worst_error = 0, worst_step = 0;
+  for (std::size_t k = 0; k < rg.rungs.size(); ++k) {
+    const BinHistogrammer* h = run.hist[k].get();
+    if (!h || !(h->mean_loss() > 0)) continue;
+    const double error = h->mean_loss_error() / h->mean_loss();
+    const double ratio = error / rg.rungs[k].precision[static_cast<std::size_t>(run.bin)];
+    if (ratio > worst)
+      std::tie(worst, worst_error, worst_step) = std::tuple(ratio, error, rg.rungs[k].step);
+  }
+  std::fprintf(stderr,
+               "fastmu trace: tables %s set %llu bin %d [%.4g, %.4g) GeV/c: %zu histories in %d "
+               "rounds, %.3g s engine, %.3g us/history; last round for the %s; furthest from "
+               "its goal: step %.4g m, error %.3g of the mean (%.2f x its goal)\n",
+               material.name.c_str(), static_cast<unsigned long long>(rg.stream), run.bin,
+               edges[run.bin], edges[run.bin + 1], run.done, run.rounds, run.engine_s,
+               run.done ? 1e6 * run.engine_s / static_cast<double>(run.done) : 0.0, why.c_str(),
+               worst_step, worst_error, worst);
+}
+
 // Samples a group of bins round by round until each meets its goal. Each
 // bin's jobs of one engine call are one job (a bin's histograms are filled
 // by one task), its histories numbered on from the previous rounds'.
@@ -218,31 +329,35 @@ void sample_group(const Material& material, const RungGroup& rg, const std::vect
     std::size_t records = 0;
     for (BinRun& run : group) {
       if (run.done >= run.round_end) {
-        std::tie(run.round_end, run.round_reach) = next_round(run, rungs, o);
-        run.round_end += run.done;
+        const Round round = next_round(run, rungs, o);
+        run.round_end = run.done + round.n;
+        run.round_reach = round.reach;
+        run.binding = round.binding;
       }
       const std::size_t m = run.round_end - run.done;
-      const int reach = run.round_reach;
       if (m == 0) continue;
+      const auto reach = static_cast<std::size_t>(run.round_reach);
       const std::size_t take = std::min(m, (kMaxRecords - records) / reach);
       if (take == 0) break;  // the call is full: this bin goes on in the next one
       jobs.push_back({derived_seed(o.seed, static_cast<std::uint64_t>(run.bin), rg.stream),
-                      run.done, take, edges[run.bin], edges[run.bin + 1], reach});
+                      run.done, take, edges[run.bin], edges[run.bin + 1], run.round_reach});
       owners.push_back(&run);
       records += take * reach;
     }
-    if (jobs.empty()) return;
-    auto t0 = std::chrono::steady_clock::now();
-    const LadderRecords rec = sample_ladder(material, rg.spec, jobs, backend, o.threads);
-    clock.sampling_s += seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
+    if (jobs.empty()) break;
+    const LadderRecords rec = run_jobs(material, rg, jobs, owners, backend, o.threads, clock);
+    const auto t0 = std::chrono::steady_clock::now();
     histogram_batch(owners, jobs, rec, rungs.size(), o.threads);
     clock.histogram_s += seconds_since(t0);
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       owners[j]->done += jobs[j].n;
+      owners[j]->rounds += 1;
       clock.histories += jobs[j].n;
       clock.samples += jobs[j].n * jobs[j].rungs;
     }
+  }
+  if (trace_wanted()) {
+    for (const BinRun& run : group) trace_bin(material, rg, run, edges, o);
   }
 }
 
@@ -370,6 +485,17 @@ void exchange_bins(const BinShare& share, int from_bin, const std::vector<int>& 
 
 }  // namespace
 
+std::vector<std::vector<double>> ladder_precision_goals(const std::vector<LadderRung>& rungs,
+                                                        const std::vector<double>& edges,
+                                                        double precision) {
+  std::vector<std::vector<double>> goals(rungs.size());
+  for (const Rung& r : sorted_rungs(rungs, edges, precision)) {
+    goals[r.caller] = r.precision;
+    std::fill(goals[r.caller].begin(), goals[r.caller].begin() + r.first_bin, 0.0);
+  }
+  return goals;
+}
+
 std::string ladder_generator(const std::vector<LadderRung>& rungs, const TableBuildOptions& o,
                              const PhysicsOptions& physics) {
   std::vector<double> steps;
@@ -390,8 +516,11 @@ std::string ladder_generator(const std::vector<LadderRung>& rungs, const TableBu
     }
   }
   if (o.loss_precision > 0) {
-    s += fmt::format("samples per bin to {:.17g} of the mean loss, {}..{}", o.loss_precision,
-                     std::min(o.min_samples, o.samples_per_bin), o.samples_per_bin);
+    s += fmt::format(
+        "samples per bin to {:.17g} of the mean loss x sqrt(w / step), w the bin's longest step "
+        "and longest to {:g} d, {}..{}",
+        o.loss_precision, kLadderFieldStepFactor, std::min(o.min_samples, o.samples_per_bin),
+        o.samples_per_bin);
   } else {
     s += fmt::format("{} samples per bin", o.samples_per_bin);
   }

@@ -5,19 +5,30 @@
 //
 // Samples per momentum bin follow a stated precision instead of a fixed
 // count: histories are added in rounds until, for every table, the standard
-// error of the bin's mean fractional loss <-dPz/P> is at most
-// loss_precision x the mean (TableBuildOptions), between min_samples and
+// error of the bin's mean fractional loss <-dPz/P> is at most its goal
+// (below) x the mean (TableBuildOptions), between min_samples and
 // samples_per_bin. Why the mean: the fast transport's momentum is biased by
 // the tables' error on it, the same in every step that draws from the bin
 // (a relative error e on the mean loss shifts the final momentum by at most
 // e x the total loss). The spread (1 % of the mean at 2 cm of iron needs
 // ~1e4 samples at 1 GeV/c, ~2e5 at 100 GeV/c, where rare radiative losses
 // carry the mean) sets the count, so the bins that need samples get them.
-// Steps shorter than the ladder's reference step (its longest step over
-// the whole momentum range) serve only the partial steps at boundaries: a
-// muon draws from them over a fraction ~ step / d of its path, so their goal
-// is loss_precision x sqrt(d / step), which keeps their share of the
-// momentum error per unit length at most the reference step's.
+//
+// The goal follows what a table serves at each momentum. Muons of a bin
+// take whole steps of two lengths only: the bin's longest rung (away from
+// magnetic fields: 2^k d from 2^k x 2.5 GeV/c) and its longest rung up to
+// kLadderFieldStepFactor x d (in a field). Those get loss_precision. A
+// shorter rung serves only steps that a boundary or a plane cuts short, a
+// fraction ~ step / w of a muon's path in steps of w (the next of those two
+// up): its goal is loss_precision x sqrt(w / step), which keeps its share of
+// the momentum error per unit length at most the working step's. Below 5
+// GeV/c, where d is the longest step, that is sqrt(d / step) for the steps
+// shorter than d; from 5 GeV/c d itself and the shorter steps are partial
+// steps of 2 d, 4 d, then 8 d, and from 320 GeV/c 16 d ... 64 d partial
+// steps of 128 d.
+// Radiative and delta-ray losses make the variance of a step's loss grow
+// as its length, so every rung then needs about the histories of its
+// working step, not those of a 1 % goal at its own length.
 //
 // The long steps beyond 8 d (those of muons from 40 GeV/c: 32 cm of iron, 95
 // cm of standard rock, up to 128 d) are sampled by a second set of
@@ -47,6 +58,18 @@ struct LadderRung {
   double step_m = 0;
   double p_from = 0;
 };
+
+// The longest step a muon takes in a magnetic field, in steps d: the
+// transport's kFieldLongSteps doublings (transport/step/MaterialTable.hh).
+inline constexpr double kLadderFieldStepFactor = 8.0;
+
+// Each rung's goal (caller's order) on the relative standard error of the
+// mean loss, per momentum bin of `edges` (0 for a bin the rung lacks), for
+// loss_precision `precision` (the rule above). Throws fastmu::Error for a
+// bad ladder.
+std::vector<std::vector<double>> ladder_precision_goals(const std::vector<LadderRung>& rungs,
+                                                        const std::vector<double>& edges,
+                                                        double precision);
 
 // The tables of `rungs` (distinct steps, any order), returned in that order.
 // Momentum edges from `options` (adaptive binning: one rung only); the
