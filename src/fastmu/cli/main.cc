@@ -2,6 +2,7 @@
 // histogram sampling.
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include <CLI/CLI.hpp>
 
@@ -49,6 +50,10 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const fastmu::Error& e) {
     if (fastmu::cli::mpi::rank() == 0) std::fprintf(stderr, "fastmu: error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "fastmu: error: out of memory (a smaller --chunk-rows, --max-memory or input)\n");
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fastmu: internal error: %s\n", e.what());
