@@ -140,7 +140,7 @@ def ship(args):
     fig.savefig(args.out, dpi=110)
 
 
-MEASURED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "underground",
+MEASURED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
                         "depth_intensity_measured.csv")
 
 

@@ -7,7 +7,7 @@
 With a site (the JSON's "site"): its energy spectrum, zenith and azimuth
 distributions with their errors and the totals. With a depth list: the
 vertical intensity against depth with the measured compilation (rock and
-water/ice, each with its error; examples/underground/depth_intensity_measured.csv).
+water/ice, each with its error; data/depth_intensity_measured.csv).
 """
 import argparse
 import csv

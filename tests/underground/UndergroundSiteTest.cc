@@ -57,7 +57,7 @@ struct Measured {
 };
 std::vector<Measured> measured_rock() {
   const std::filesystem::path path = std::filesystem::path(FASTMU_TEST_DATA_DIR) / ".." / ".." /
-                                     "examples" / "underground" / "depth_intensity_measured.csv";
+                                     "data" / "depth_intensity_measured.csv";
   std::ifstream f(path);
   std::vector<Measured> rows;
   std::string line;
@@ -122,7 +122,7 @@ TEST(UndergroundSite, OutputsAgreeWithEachOther) {
 TEST(UndergroundSite, VerticalIntensityNearTheMeasuredCompilation) {
   const SlantDepthTable& t = rock_table();
   const auto rows = measured_rock();
-  ASSERT_FALSE(rows.empty()) << "examples/underground/depth_intensity_measured.csv";
+  ASSERT_FALSE(rows.empty()) << "data/depth_intensity_measured.csv";
   int checked = 0;
   for (const Measured& m : rows) {
     if (m.depth < 500 || m.depth > 8000) continue;

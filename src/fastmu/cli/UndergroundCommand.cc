@@ -18,6 +18,7 @@
 
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
+#include "fastmu/cli/PythonScripts.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Timing.hh"
 #include "fastmu/io/AtomicOutput.hh"
@@ -42,39 +43,23 @@ struct UndergroundArgs {
   bool no_plot = false;
 };
 
-std::filesystem::path scripts_dir() {
-  if (const char* env = std::getenv("FASTMU_SCRIPTS_DIR")) return env;
-  return std::filesystem::path(FASTMU_PYTHON_DIR) / ".." / "scripts";
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// scripts/plot_underground.py; a missing interpreter or script is a warning.
+// scripts/plot_underground.py; a missing interpreter or script is a warning
+// (the numbers are written either way).
 void plot(const std::vector<std::string>& args, const std::filesystem::path& png) {
-  const auto script = scripts_dir() / "plot_underground.py";
-  if (!std::filesystem::exists(script)) {
-    std::fprintf(stderr, "fastmu: warning: %s not found (set FASTMU_SCRIPTS_DIR): no plot\n",
-                 script.c_str());
-    return;
-  }
-  const char* py = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  std::string cmd = std::string(py) + " " + quote(script.string());
-  for (const auto& a : args) cmd += " " + quote(a);
-  if (std::system(cmd.c_str()) != 0) {
-    std::fprintf(stderr, "fastmu: warning: plotting failed (%s)\n", cmd.c_str());
-  } else {
-    std::printf("wrote %s\n", png.c_str());
+  try {
+    const PythonScript script = find_script("plot_underground.py", {"numpy", "matplotlib"});
+    if (run_script(script, args) != 0) {
+      std::fprintf(stderr, "fastmu: warning: plotting failed: no %s\n", png.c_str());
+    } else {
+      std::printf("wrote %s\n", png.c_str());
+    }
+  } catch (const Error& e) {
+    std::fprintf(stderr, "fastmu: warning: %s: no plot\n", e.what());
   }
 }
 
 // The measured vertical intensities drawn with a depth list.
-std::filesystem::path measured_compilation() {
-  return scripts_dir() / ".." / "examples" / "underground" / "depth_intensity_measured.csv";
-}
+std::filesystem::path measured_compilation() { return data_dir() / "depth_intensity_measured.csv"; }
 
 void write_histogram(const std::filesystem::path& path, const Histogram& h, const std::string& lo,
                      const std::string& hi, const std::string& value) {
