@@ -92,132 +92,140 @@ class MuonStepper {
   // nested spheres), its interaction and decay distances carried over.
   template <class Rng>
   FASTMU_HD void follow(DetailedTrack& trk, Rng& rng) const {
+    for (long step = 0; step < lim_.max_steps && step_once(trk, rng); ++step) {
+    }
+  }
+
+  // One physics step of a started track: false once it has left the volume
+  // or stopped. follow() runs it in a loop; the GPU's detailed transport
+  // runs it one step per turn of its queue (transport/cuda/DetailedKernel.cu),
+  // so that a warp's threads each take their next step together.
+  template <class Rng>
+  FASTMU_HD FASTMU_FORCEINLINE bool step_once(DetailedTrack& trk, Rng& rng) const {
     const double mass = constants::muon_mass;
-    for (long step = 0; step < lim_.max_steps; ++step) {
-      if (trk.kinetic <= opt_.tracking_cut_gev) {
-        trk.stopped = true;
-        return;
-      }
-      const double t = trk.kinetic;
-      const double p = kinematics::momentum_from_kinetic(t);
-      const MuonPhysicsView::Point g = tab_.locate(t);
-      double xs_pre[kNumDiscrete];
-      double xs_tot = 0;
-      for (int q = 0; q < kNumDiscrete; ++q) {
-        xs_pre[q] = tab_.xs_at(q, g);
-        xs_tot += xs_pre[q];
-      }
-      const double bg = p / mass;
-      const double dist = field_.on() ? 0.0 : vol_.distance(trk.pos, trk.dir);
+    if (trk.kinetic <= opt_.tracking_cut_gev) {
+      trk.stopped = true;
+      return false;
+    }
+    const double t = trk.kinetic;
+    const double p = kinematics::momentum_from_kinetic(t);
+    const MuonPhysicsView::Point g = tab_.locate(t);
+    double xs_pre[kNumDiscrete];
+    double xs_tot = 0;
+    for (int q = 0; q < kNumDiscrete; ++q) {
+      xs_pre[q] = tab_.xs_at(q, g);
+      xs_tot += xs_pre[q];
+    }
+    const double bg = p / mass;
+    const double dist = field_.on() ? 0.0 : vol_.distance(trk.pos, trk.dir);
 
-      // --- proposed step length. The continuous-loss limit needs the range
-      // (an exp per step); first try with a lower bound of it, which decides
-      // the step exactly as the range would whenever another limit wins (see
-      // range_is_needed); else, or for the loss, the exact range.
-      int limiter;
-      bool discrete_undercut;
-      double range = tab_.range_floor_at(g);
-      double s = propose_step(range, xs_tot, p, bg, dist, trk, limiter, discrete_undercut);
-      const bool exact = range_is_needed(s, range, limiter, discrete_undercut, xs_tot, trk);
-      if (exact) {
-        range = tab_.range_at(g);
-        s = propose_step(range, xs_tot, p, bg, dist, trk, limiter, discrete_undercut);
-      }
+    // --- proposed step length. The continuous-loss limit needs the range
+    // (an exp per step); first try with a lower bound of it, which decides
+    // the step exactly as the range would whenever another limit wins (see
+    // range_is_needed); else, or for the loss, the exact range.
+    int limiter;
+    bool discrete_undercut;
+    double range = tab_.range_floor_at(g);
+    double s = propose_step(range, xs_tot, p, bg, dist, trk, limiter, discrete_undercut);
+    const bool exact = range_is_needed(s, range, limiter, discrete_undercut, xs_tot, trk);
+    if (exact) {
+      range = tab_.range_at(g);
+      s = propose_step(range, xs_tot, p, bg, dist, trk, limiter, discrete_undercut);
+    }
 
-      // --- mean and actual continuous loss
-      double mean_loss;
-      bool ranges_out = false;
-      if (!exact) {
-        mean_loss = tab_.dedx_at(g) * s;  // s < lin_loss_limit x (a lower bound of the range)
-      } else if (s >= range) {
-        mean_loss = t;
-        ranges_out = true;
-      } else if (s < lim_.lin_loss_limit * range) {
-        mean_loss = tab_.dedx_at(g) * s;
-      } else {
-        mean_loss = t - tab_.kinetic_from_range(range - s);
-      }
+    // --- mean and actual continuous loss
+    double mean_loss;
+    bool ranges_out = false;
+    if (!exact) {
+      mean_loss = tab_.dedx_at(g) * s;  // s < lin_loss_limit x (a lower bound of the range)
+    } else if (s >= range) {
+      mean_loss = t;
+      ranges_out = true;
+    } else if (s < lim_.lin_loss_limit * range) {
+      mean_loss = tab_.dedx_at(g) * s;
+    } else {
+      mean_loss = t - tab_.kinetic_from_range(range - s);
+    }
 
-      // --- transport along the step (helix in a field, located on the boundary)
-      if (field_.on()) {
-        const double p_mid = kinematics::momentum_from_kinetic(std::max(t - 0.5 * mean_loss, 1e-9));
-        Vec3 pos1 = trk.pos, dir1 = trk.dir;
+    // --- transport along the step (helix in a field, located on the boundary)
+    if (field_.on()) {
+      const double p_mid = kinematics::momentum_from_kinetic(std::max(t - 0.5 * mean_loss, 1e-9));
+      Vec3 pos1 = trk.pos, dir1 = trk.dir;
+      field_.advance(pos1, dir1, s, p_mid, trk.charge);
+      const double exit = track_exit(trk, s, p_mid, pos1);
+      if (exit >= 0) {
+        const double scale = exit / s;
+        s = exit;
+        mean_loss *= scale;
+        if (ranges_out && scale < 1) ranges_out = false;
+        limiter = kLimGeometry;
+        pos1 = trk.pos;
+        dir1 = trk.dir;
         field_.advance(pos1, dir1, s, p_mid, trk.charge);
-        const double exit = track_exit(trk, s, p_mid, pos1);
-        if (exit >= 0) {
-          const double scale = exit / s;
-          s = exit;
-          mean_loss *= scale;
-          if (ranges_out && scale < 1) ranges_out = false;
-          limiter = kLimGeometry;
-          pos1 = trk.pos;
-          dir1 = trk.dir;
-          field_.advance(pos1, dir1, s, p_mid, trk.charge);
-        }
-        trk.pos = pos1;
-        trk.dir = dir1;
-      } else {
-        trk.pos = trk.pos + s * trk.dir;
       }
+      trk.pos = pos1;
+      trk.dir = dir1;
+    } else {
+      trk.pos = trk.pos + s * trk.dir;
+    }
 
-      if (ranges_out) {
-        trk.kinetic = 0;
-        trk.stopped = true;
-        return;
-      }
-      double loss = mean_loss;
-      if (mean_loss > 0) {
-        const double tmax = kinematics::max_delta_energy(t);
-        const double tcut = std::min(tab_.electron_cut, tmax);
-        loss = sample_urban_loss(tab_.urban, mean_loss, t, mass, tcut, tmax, s, rng);
-      }
-      trk.lambda_left -= s * xs_tot;
-      if (opt_.decay) trk.proper_time_left_s -= s / (constants::c_light_m_per_s * bg);
+    if (ranges_out) {
+      trk.kinetic = 0;
+      trk.stopped = true;
+      return false;
+    }
+    double loss = mean_loss;
+    if (mean_loss > 0) {
+      const double tmax = kinematics::max_delta_energy(t);
+      const double tcut = std::min(tab_.electron_cut, tmax);
+      loss = sample_urban_loss(tab_.urban, mean_loss, t, mass, tcut, tmax, s, rng);
+    }
+    trk.lambda_left -= s * xs_tot;
+    if (opt_.decay) trk.proper_time_left_s -= s / (constants::c_light_m_per_s * bg);
 
-      // --- multiple scattering: deflection, and displacement within the safety
-      const double t_post = t - loss;
-      const double p_mean =
-          kinematics::momentum_from_kinetic(std::max(t - 0.5 * std::min(loss, t), 1e-9));
-      // A step ending on the boundary discards the displacement (and ends the
-      // history): its variates are not drawn.
-      const MscDeflection defl =
-          sample_msc(msc_, p_mean, s, trk.charge, rng, limiter != kLimGeometry);
-      if (limiter != kLimGeometry) {
-        const double lx = defl.lateral_x_m, ly = defl.lateral_y_m;
-        const double r2 = lx * lx + ly * ly;
-        if (r2 > 0) {
-          const double safety = 0.99 * vol_.safety(trk.pos);
-          const double r = std::sqrt(r2);
-          const double fac = r > safety ? safety / r : 1.0;
-          if (fac > 0) trk.pos = trk.pos + fac * rotate_from_z(Vec3{lx, ly, 0.0}, trk.dir);
-        }
-      }
-      if (defl.cos_theta < 1.0) {
-        const double st = std::sqrt(std::max(0.0, 1.0 - defl.cos_theta * defl.cos_theta));
-        trk.dir =
-            rotate_from_z(Vec3{st * defl.cos_phi, st * defl.sin_phi, defl.cos_theta}, trk.dir);
-      }
-
-      if (t_post <= opt_.tracking_cut_gev) {
-        trk.kinetic = 0;
-        trk.stopped = true;
-        return;
-      }
-      trk.kinetic = t_post;
-      if (limiter == kLimGeometry) return;
-      if (limiter == kLimDecay) {
-        trk.decayed = true;
-        trk.stopped = true;
-        return;
-      }
-      if (limiter == kLimDiscrete) {
-        trk.lambda_left = random::exponential(rng);
-        double u = random::uniform(rng) * xs_tot;
-        int q = 0;
-        while (q < kNumDiscrete - 1 && u >= xs_pre[q]) u -= xs_pre[q++];
-        interact(trk, q, xs_pre[q], rng);
+    // --- multiple scattering: deflection, and displacement within the safety
+    const double t_post = t - loss;
+    const double p_mean =
+        kinematics::momentum_from_kinetic(std::max(t - 0.5 * std::min(loss, t), 1e-9));
+    // A step ending on the boundary discards the displacement (and ends the
+    // history): its variates are not drawn.
+    const MscDeflection defl =
+        sample_msc(msc_, p_mean, s, trk.charge, rng, limiter != kLimGeometry);
+    if (limiter != kLimGeometry) {
+      const double lx = defl.lateral_x_m, ly = defl.lateral_y_m;
+      const double r2 = lx * lx + ly * ly;
+      if (r2 > 0) {
+        const double safety = 0.99 * vol_.safety(trk.pos);
+        const double r = std::sqrt(r2);
+        const double fac = r > safety ? safety / r : 1.0;
+        if (fac > 0) trk.pos = trk.pos + fac * rotate_from_z(Vec3{lx, ly, 0.0}, trk.dir);
       }
     }
+    if (defl.cos_theta < 1.0) {
+      const double st = std::sqrt(std::max(0.0, 1.0 - defl.cos_theta * defl.cos_theta));
+      trk.dir = rotate_from_z(Vec3{st * defl.cos_phi, st * defl.sin_phi, defl.cos_theta}, trk.dir);
+    }
+
+    if (t_post <= opt_.tracking_cut_gev) {
+      trk.kinetic = 0;
+      trk.stopped = true;
+      return false;
+    }
+    trk.kinetic = t_post;
+    if (limiter == kLimGeometry) return false;
+    if (limiter == kLimDecay) {
+      trk.decayed = true;
+      trk.stopped = true;
+      return false;
+    }
+    if (limiter == kLimDiscrete) {
+      trk.lambda_left = random::exponential(rng);
+      double u = random::uniform(rng) * xs_tot;
+      int q = 0;
+      while (q < kNumDiscrete - 1 && u >= xs_pre[q]) u -= xs_pre[q++];
+      interact(trk, q, xs_pre[q], rng);
+    }
+    return true;
   }
 
  private:

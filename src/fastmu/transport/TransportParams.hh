@@ -71,7 +71,7 @@ class TransportParams {
     }
     // Material ids first, then each ladder's shorter entries, chained by
     // `shorter` from the longest to the shortest, then its long steps,
-    // chained up by `longer` and down by `shorter`.
+    // listed in the material's first table and chained down by `shorter`.
     table_views.assign(tables_.size(), MaterialTableView{});
     auto view_of = [&](const TableParams& t, const MaterialTableLogs& logs) {
       MaterialTableView tv = logs.make_view(t.make_view(copy), copy);
@@ -89,12 +89,16 @@ class TransportParams {
         table_views.push_back(view_of(*shorter_[m][k], *shorter_logs_[m][k]));
       }
       prev = m;
+      if (longer_[m].size() > MaterialTableView::kMaxLonger) {
+        throw Error("transport: more long steps than a table view holds");
+      }
       for (std::size_t k = 0; k < longer_[m].size(); ++k) {
         const auto next = static_cast<std::int32_t>(table_views.size());
         table_views.push_back(view_of(*longer_[m][k], *longer_logs_[m][k]));
         table_views[next].shorter = static_cast<std::int32_t>(prev);
-        table_views[prev].longer = next;
-        table_views[prev].longer_from = table_views[next].t.p_min;
+        MaterialTableView& base = table_views[m];
+        base.longer[base.n_longer] = next;
+        base.longer_from[base.n_longer++] = table_views[next].t.p_min;
         prev = static_cast<std::size_t>(next);
       }
     }

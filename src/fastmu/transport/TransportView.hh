@@ -85,10 +85,10 @@ struct TransportView {
   // a field at most kFieldLongSteps doublings.
   FASTMU_HD const MaterialTableView* step_table(const MaterialTableView* t, float p,
                                                 bool in_field) const {
-    for (int k = 0; p >= t->longer_from && !(in_field && k >= kFieldLongSteps); ++k) {
-      t = tables + t->longer;
-    }
-    return t;
+    const int most = in_field && t->n_longer > kFieldLongSteps ? kFieldLongSteps : t->n_longer;
+    int k = 0;
+    while (k < most && p >= t->longer_from[k]) ++k;
+    return k > 0 ? tables + t->longer[k - 1] : t;
   }
 
   FASTMU_HD const MaterialTableView* table(std::int32_t material) const {

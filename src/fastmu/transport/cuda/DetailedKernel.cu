@@ -1,6 +1,12 @@
-// The detailed transport on the GPU: one thread per muon, running the same
-// detailed_history (DetailedHistory.hh) as the CPU threads, with the same
-// random stream per muon (HistoryRng keyed by seed and muon id).
+// The detailed transport on the GPU: the same history code as the CPU
+// threads (DetailedHistory.hh), with the same random stream per muon
+// (HistoryRng keyed by seed and muon id), so the results are the CPU's.
+// Each thread advances its muon one turn (a physics step, or a segment's
+// opening) at a time and takes the next muon from a queue when its own has
+// ended: histories in the SHiP-like shield range from a few steps (muons that
+// stop in the first metre) to thousands (those through 30 m of magnetised
+// iron), and with one whole history per thread a warp ran as long as its
+// longest muon while its other threads idled.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,6 +19,7 @@
 #include "fastmu/physics/HistoryRng.hh"
 #include "fastmu/physics/cuda/DeviceTables.cuh"
 #include "fastmu/transport/cuda/CudaDetailedTransport.hh"
+#include "fastmu/transport/cuda/MuonQueue.cuh"
 
 namespace fastmu::cuda {
 namespace {
@@ -52,14 +59,25 @@ struct Columns {
   std::int32_t *status, *plane, *segments;
 };
 
-__global__ void detailed_kernel(const DetailedScene* scene, std::uint64_t seed,
-                                std::uint64_t first_id, std::size_t n, Columns c,
-                                unsigned long long* done) {
-  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (i < n) {
-    HistoryRng rng(seed, first_id + i, RngStream::detailed_physics);
-    const DetailedEnd e = detailed_history(*scene, Vec3{c.x[i], c.y[i], c.z[i]},
-                                           Vec3{c.px[i], c.py[i], c.pz[i]}, c.pdg[i], rng);
+// Threads per block: a history's double-precision state needs many registers.
+constexpr int kDetailedBlock = 128;
+
+__global__ void __launch_bounds__(kDetailedBlock)
+    detailed_kernel(const DetailedScene* scene, std::uint64_t seed, std::uint64_t first_id,
+                    MuonQueue queue, Columns c, unsigned long long* done) {
+  DetailedHistoryState h;
+  HistoryRng rng(seed, first_id, RngStream::detailed_physics);
+  std::size_t i = 0;
+  for (bool busy = false;;) {
+    if (!busy) {
+      if (!queue.take(i)) return;
+      h = begin_detailed_history(Vec3{c.x[i], c.y[i], c.z[i]}, Vec3{c.px[i], c.py[i], c.pz[i]},
+                                 c.pdg[i]);
+      rng = HistoryRng(seed, first_id + i, RngStream::detailed_physics);
+      busy = true;
+    }
+    if (advance_detailed_history(*scene, h, rng)) continue;
+    const DetailedEnd& e = h.end;
     c.out_px[i] = static_cast<float>(e.p.x);
     c.out_py[i] = static_cast<float>(e.p.y);
     c.out_pz[i] = static_cast<float>(e.p.z);
@@ -69,13 +87,8 @@ __global__ void detailed_kernel(const DetailedScene* scene, std::uint64_t seed,
     c.status[i] = static_cast<std::int32_t>(e.status);
     c.plane[i] = e.plane;
     c.segments[i] = e.segments;
-  }
-  // One count per block, not one atomic per muon.
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    const std::size_t first = blockIdx.x * static_cast<std::size_t>(blockDim.x);
-    const std::size_t count = first < n ? std::min<std::size_t>(blockDim.x, n - first) : 0;
-    atomicAdd(done, static_cast<unsigned long long>(count));
+    atomicAdd(done, 1ull);
+    busy = false;
   }
 }
 
@@ -115,11 +128,10 @@ void transport_detailed_gpu(const DetailedScene* scene, std::uint64_t seed, cons
   cudaStream_t stream = nullptr;
   FASTMU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   try {
-    // 128 threads: a history's double-precision state needs many registers.
-    constexpr int kBlock = 128;
-    const std::size_t blocks = (n + kBlock - 1) / kBlock;
-    detailed_kernel<<<static_cast<unsigned>(blocks), kBlock, 0, stream>>>(scene, seed, out.first_id,
-                                                                          n, c, done.device);
+    DeviceCounter next(stream);
+    const unsigned grid = n ? queue_grid(detailed_kernel, kDetailedBlock, n) : 1u;
+    detailed_kernel<<<grid, kDetailedBlock, 0, stream>>>(scene, seed, out.first_id,
+                                                         MuonQueue{next.value, n}, c, done.device);
     FASTMU_CUDA_CHECK(cudaGetLastError());
     wait_reporting(stream, done, progress);
   } catch (...) {

@@ -118,21 +118,6 @@ FASTMU_HD void fly_through_vacuum(DetailedTrack& trk, const DetailedRegion& regi
   }
 }
 
-// One segment: the physics of the region's material (or none: vacuum) in the
-// given field, until the track leaves the region or stops.
-template <class Field, class Rng>
-FASTMU_HD void transport_segment(DetailedTrack& trk, const DetailedRegion& region,
-                                 const DetailedMaterialView& mp, const Field& field,
-                                 const DetailedScene& scene, Rng& rng) {
-  if (mp.tables) {
-    const MuonStepper<DetailedRegion, Field> stepper(*mp.tables, *mp.msc, region, field,
-                                                     scene.physics, scene.limits);
-    stepper.transport(trk, rng);
-  } else {
-    fly_through_vacuum(trk, region, field, scene.limits, scene.physics.decay, rng);
-  }
-}
-
 // Why the history ends before the next segment (alive: it goes on).
 FASTMU_HD inline MuonStatus segment_status(const DetailedTrack& trk, const DetailedScene& scene,
                                            std::int32_t segments) {
@@ -166,42 +151,135 @@ FASTMU_HD inline MuonStatus cross_boundary(DetailedTrack& trk, const DetailedReg
 
 }  // namespace detail
 
+// A history in progress, for a transport that advances it one turn at a
+// time: the track, its end so far and the segment it is in. A turn opens a
+// segment (the stop checks, the location, the stepper's start) or takes one
+// physics step in it, so that the GPU's threads, each on its own muon, take
+// their next steps together (transport/cuda/DetailedKernel.cu) instead of
+// each running a whole history while the warp waits for its longest one.
+struct DetailedHistoryState {
+  DetailedTrack trk;
+  DetailedEnd end;
+  DetailedRegion region;       // the open segment's region
+  std::int32_t material = -1;  // its material (the scene's index)
+  Vec3 field{};                // its volume's uniform field [T]
+  long segment_steps = 0;      // physics steps taken in it
+  bool in_segment = false;
+};
+
+// The state of a new history: momentum p0 [GeV/c] at pos [m], PDG code pdg.
+FASTMU_HD inline DetailedHistoryState begin_detailed_history(Vec3 pos, Vec3 p0, std::int32_t pdg) {
+  DetailedHistoryState h;
+  const double p0_norm = norm(p0);
+  h.trk.pos = pos;
+  h.trk.dir = p0_norm > 0 ? (1.0 / p0_norm) * p0 : Vec3{0, 0, 1};
+  h.trk.kinetic = kinematics::kinetic_from_momentum(p0_norm);
+  h.trk.charge = pdg > 0 ? -1 : 1;  // 13 = mu-
+  return h;
+}
+
+namespace detail {
+
+// The final state of an ended history: a decayed muon keeps the momentum it
+// decayed with (as the fast transport).
+FASTMU_HD FASTMU_FORCEINLINE void finish_history(DetailedHistoryState& h) {
+  if (h.end.status != MuonStatus::stopped) {
+    h.end.p = kinematics::momentum_from_kinetic(h.trk.kinetic) * h.trk.dir;
+  }
+  h.end.pos = h.trk.pos;
+}
+
+// Ends the open segment: the track is pushed into the next volume or ends on
+// a plane.
+FASTMU_HD FASTMU_FORCEINLINE void close_segment(DetailedHistoryState& h, const GeometryView& view) {
+  h.in_segment = false;
+  ++h.end.segments;
+  if (!h.trk.stopped) h.end.status = cross_boundary(h.trk, h.region, view, h.end.plane);
+}
+
+// One physics step of the open segment with the stepper of its field (start:
+// the segment's first turn, which draws its interaction and decay distances).
+template <class Field, class Rng>
+FASTMU_HD FASTMU_FORCEINLINE bool segment_step(DetailedHistoryState& h, const DetailedScene& scene,
+                                               const Field& field, bool start, Rng& rng) {
+  const DetailedMaterialView& mp = scene.materials[h.material];
+  const MuonStepper<DetailedRegion, Field> stepper(*mp.tables, *mp.msc, h.region, field,
+                                                   scene.physics, scene.limits);
+  if (start) {
+    stepper.start(h.trk, rng);
+    return true;
+  }
+  return stepper.step_once(h.trk, rng);
+}
+
+template <class Rng>
+FASTMU_HD FASTMU_FORCEINLINE bool segment_step(DetailedHistoryState& h, const DetailedScene& scene,
+                                               bool start, Rng& rng) {
+  if (!scene.map.empty()) {
+    const MappedField<FieldMapView> f{h.field, &scene.map, norm(h.field) + scene.map_b_max};
+    return segment_step(h, scene, f, start, rng);
+  }
+  return segment_step(h, scene, fastmu::UniformField::from(h.field), start, rng);
+}
+
+// Opens the segment at the track's position; a region without matter is
+// crossed at once (one turn).
+template <class Rng>
+FASTMU_HD FASTMU_FORCEINLINE void open_segment(DetailedHistoryState& h, const DetailedScene& scene,
+                                               Rng& rng) {
+  const GeometryView& view = scene.geometry;
+  const Vec3f r = DetailedRegion::to_f(h.trk.pos);
+  const LocateResult loc = view.locate(r.x, r.y, r.z);
+  h.region = DetailedRegion{&view, loc.volume, h.trk.pos.z};
+  h.material = loc.material;
+  h.field = Vec3{loc.field.x, loc.field.y, loc.field.z};
+  h.segment_steps = 0;
+  h.in_segment = true;
+  if (scene.materials[loc.material].tables) {
+    segment_step(h, scene, true, rng);
+    return;
+  }
+  if (!scene.map.empty()) {
+    const MappedField<FieldMapView> f{h.field, &scene.map, norm(h.field) + scene.map_b_max};
+    fly_through_vacuum(h.trk, h.region, f, scene.limits, scene.physics.decay, rng);
+  } else {
+    fly_through_vacuum(h.trk, h.region, fastmu::UniformField::from(h.field), scene.limits,
+                       scene.physics.decay, rng);
+  }
+  close_segment(h, view);
+}
+
+}  // namespace detail
+
+// One turn of history `h` (see DetailedHistoryState); false once it has
+// ended, with h.end its final state.
+template <class Rng>
+FASTMU_HD FASTMU_FORCEINLINE bool advance_detailed_history(const DetailedScene& scene,
+                                                           DetailedHistoryState& h, Rng& rng) {
+  if (!h.in_segment) {
+    h.end.status = detail::segment_status(h.trk, scene, h.end.segments);
+    if (h.end.status == MuonStatus::alive) detail::open_segment(h, scene, rng);
+  } else {
+    const bool goes_on =
+        h.segment_steps < scene.limits.max_steps && detail::segment_step(h, scene, false, rng);
+    ++h.segment_steps;
+    if (!goes_on) detail::close_segment(h, scene.geometry);
+  }
+  if (h.end.status == MuonStatus::alive) return true;
+  detail::finish_history(h);
+  return false;
+}
+
 // Transports one muon (momentum p0 [GeV/c] at pos [m], PDG code pdg) through
 // the scene, segment by segment (one per volume crossed), with the random
 // stream rng (the muon's own: the result depends on nothing else).
 template <class Rng>
 FASTMU_HD DetailedEnd detailed_history(const DetailedScene& scene, Vec3 pos, Vec3 p0,
                                        std::int32_t pdg, Rng& rng) {
-  const GeometryView& view = scene.geometry;
-  const double p0_norm = norm(p0);
-  DetailedTrack trk;
-  trk.pos = pos;
-  trk.dir = p0_norm > 0 ? (1.0 / p0_norm) * p0 : Vec3{0, 0, 1};
-  trk.kinetic = kinematics::kinetic_from_momentum(p0_norm);
-  trk.charge = pdg > 0 ? -1 : 1;  // 13 = mu-
-  DetailedEnd end;
-  while (end.status == MuonStatus::alive) {
-    end.status = detail::segment_status(trk, scene, end.segments);
-    if (end.status != MuonStatus::alive) break;
-    const Vec3f r = DetailedRegion::to_f(trk.pos);
-    const LocateResult loc = view.locate(r.x, r.y, r.z);
-    const DetailedRegion region{&view, loc.volume, trk.pos.z};
-    const DetailedMaterialView& mp = scene.materials[loc.material];
-    const Vec3 field{loc.field.x, loc.field.y, loc.field.z};
-    if (!scene.map.empty()) {
-      const MappedField<FieldMapView> f{field, &scene.map, norm(field) + scene.map_b_max};
-      detail::transport_segment(trk, region, mp, f, scene, rng);
-    } else {
-      detail::transport_segment(trk, region, mp, UniformField::from(field), scene, rng);
-    }
-    ++end.segments;
-    if (!trk.stopped) end.status = detail::cross_boundary(trk, region, view, end.plane);
+  DetailedHistoryState h = begin_detailed_history(pos, p0, pdg);
+  while (advance_detailed_history(scene, h, rng)) {
   }
-  // A decayed muon keeps the momentum it decayed with (as the fast transport).
-  const bool moving = end.status != MuonStatus::stopped;
-  if (moving) end.p = kinematics::momentum_from_kinetic(trk.kinetic) * trk.dir;
-  end.pos = trk.pos;
-  return end;
+  return h.end;
 }
 
 }  // namespace fastmu

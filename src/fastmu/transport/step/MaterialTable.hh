@@ -33,8 +33,14 @@ struct MaterialTableView {
   float step = 0, inv_step = 0;       // the table's step length d [m] and 1 / d
   std::int32_t shorter = -1;          // the ladder's next shorter table (TransportView
                                       // index), -1: none (StepLengths.hh)
-  std::int32_t longer = -1;           // the next long step's table, -1: none
-  float longer_from = 3e38f;          // the momentum from which it is taken [GeV/c]
+  // A material's long steps (its first table only; StepLengths.hh): the
+  // momentum from which each is taken [GeV/c], ascending, and its table's
+  // TransportView index. Side by side, so that choosing one is a few
+  // independent loads rather than a walk down a chain of tables.
+  static constexpr int kMaxLonger = 10;  // --long-steps at most (StepOptionsCheck.hh)
+  std::int32_t n_longer = 0;
+  float longer_from[kMaxLonger] = {};
+  std::int32_t longer[kMaxLonger] = {};
 };
 
 // Cell index -> (ix, iy) = (cell / (ny + 1), cell % (ny + 1)) without a
