@@ -359,9 +359,10 @@ FASTMU_HD FASTMU_FORCEINLINE float boundary_side(const Env& env, std::int32_t vo
 // bisection on boundary_side. (Float rounding can leave a bracket a few ulp
 // wider than the tolerance: 40 passes at most.)
 template <class Env, class FieldFn>
-FASTMU_HD FASTMU_FORCEINLINE float curved_exit_length(const Env& env, std::int32_t vol, RayState start,
-                                               bool in_field, float kappa, float b_abs, float check,
-                                               float g_hi, bool graded, const FieldFn& field_at) {
+FASTMU_HD FASTMU_FORCEINLINE float curved_exit_length(const Env& env, std::int32_t vol,
+                                                      RayState start, bool in_field, float kappa,
+                                                      float b_abs, float check, float g_hi,
+                                                      bool graded, const FieldFn& field_at) {
   float lo = 0.0f, hi = check;
   float g_lo = -1.0f;
   if (graded) {
