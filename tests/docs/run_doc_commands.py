@@ -18,6 +18,9 @@ What differs from a user's machine, so that CI stays cheap:
     fastmu), with the built package on PYTHONPATH;
   - OMPI_ALLOW_RUN_AS_ROOT and oversubscription, so that `mpirun -np 4`
     runs as root on a 2-core CI machine;
+  - a block after the comment `<!-- doc-test: skip (REASON) -->` is not
+    run (blocks whose first run takes CPU-hours here, such as tables for
+    several new rocks); the reason is printed;
   - blocks holding set-up lines (installing, building, the test suite) are
     not run: CI has done them before this test; blocks that use a GPU
     (`--backend cuda`, `backend="cuda"`) run only where `nvidia-smi -L`
@@ -52,19 +55,29 @@ SETUP_LINE = re.compile(
 BLOCK_TIMEOUT_S = 900
 
 
+# A page may keep a block out of this test with a comment on the line before
+# it, giving the reason the test prints: `<!-- doc-test: skip (REASON) -->`.
+SKIP_NOTE = re.compile(r"^<!-- doc-test: skip \((.+)\) -->\s*$")
+
+
 def blocks(path):
-    """(language, first line number, text) of each fenced block of a page."""
-    found, lang, start, lines = [], None, 0, []
+    """(language, first line number, text, skip note or None) of each fenced
+    block of a page."""
+    found, lang, start, lines, note, previous = [], None, 0, [], None, ""
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             fence = re.match(r"^```(\S*)\s*$", line)
             if fence and lang is None:
                 lang, start, lines = fence.group(1) or "text", number + 1, []
+                skip = SKIP_NOTE.match(previous)
+                note = skip.group(1) if skip else None
             elif fence:
-                found.append((lang, start, "".join(lines)))
+                found.append((lang, start, "".join(lines), note))
                 lang = None
             elif lang is not None:
                 lines.append(line)
+            if line.strip():
+                previous = line
     return found
 
 
@@ -126,11 +139,11 @@ def run_page(page, args, env, counts):
     with tempfile.TemporaryDirectory(prefix="fastmu-doc-") as work:
         if args.examples:
             os.symlink(args.examples, os.path.join(work, "examples"))
-        for lang, line, text in blocks(page):
+        for lang, line, text, note in blocks(page):
             where = f"{page}:{line} ({lang})"
             if lang not in RUN_LANGUAGES:
                 continue
-            reason = skip_reason(lang, text, args)
+            reason = note or skip_reason(lang, text, args)
             if reason:
                 print(f"skipped {where}: {reason}", flush=True)
                 counts["skipped"] += 1

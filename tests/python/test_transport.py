@@ -229,14 +229,14 @@ def test_extreme_rows_transported(fe_table, iron_block):
                            above_tables="stop")
     assert list(out["status"]) == [0, 5, 5]
     assert out["pz"][1] == np.float32(1e20)
-    with pytest.raises(fastmu.Error, match="above-tables"):
+    with pytest.raises(fastmu.Error, match="^above_tables: 'clamp' is not refuse or stop"):
         fastmu.transport(m, iron_block, tables=[fe_table], cache=False, above_tables="clamp")
 
 
 def test_step_options_checked_as_on_the_command_line(fe_table, iron_block):
     # The command line's checks, naming the Python arguments.
     m = muons(2)
-    for kw, needle in [(dict(max_steps=0), "^max_steps: 0 is not in \\[1, 2147483647\\]"),
+    for kw, needle in [(dict(max_steps=0), "^max_steps: 0 is not an integer in \\[1, 2147483647\\]"),
                        (dict(max_steps=2**31), "^max_steps"),
                        (dict(p_kill=0.0), "^p_kill: 0 GeV/c is not a positive momentum"),
                        (dict(p_kill=float("nan")), "^p_kill"),

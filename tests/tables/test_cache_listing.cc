@@ -4,6 +4,8 @@
 // key, a corrupt file and temporary files.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <fstream>
 
 #include <unistd.h>
@@ -114,8 +116,13 @@ TEST(CacheListing, PruneRemovesWhatNoCurrentVersionReads) {
   const fs::path stale = f.dir / ("." + keep.filename().string() + ".part999999999");
   const fs::path live =
       f.dir / ("." + keep.filename().string() + ".part" + std::to_string(::getpid()));
+  const fs::path fresh = f.dir / ("." + keep.filename().string() + ".part999999998");
   std::ofstream(stale) << "partial";
   std::ofstream(live) << "partial";
+  std::ofstream(fresh) << "partial";
+  // The gone process's file unwritten for an hour; the fresh one may be
+  // another host's write in progress (the pid names a process of this host only).
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(1));
   std::ofstream(f.dir / "G4_Fe.lock") << "";
 
   const PruneResult dry = prune_cache(f.dir, true);
@@ -130,6 +137,7 @@ TEST(CacheListing, PruneRemovesWhatNoCurrentVersionReads) {
   EXPECT_FALSE(fs::exists(stale));
   EXPECT_TRUE(fs::exists(keep));
   EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(fresh));
   EXPECT_TRUE(fs::exists(f.dir / "G4_Fe.lock"));
   EXPECT_EQ(load_table(keep).metadata().cache_key, TableCache::key(fe, o, ladder(), 0));
   EXPECT_TRUE(prune_cache(f.dir).removed.empty());

@@ -111,6 +111,7 @@ TEST(TablesCli, ListAndPruneTheCacheFolder) {
   ASSERT_EQ(r.status, 0) << r.output;
   const auto partial = dir / ".G4_Fe_step20mm_0123456789abcdef_v1.h5.part999999999";
   std::ofstream(partial) << "partial";
+  fs::last_write_time(partial, fs::file_time_type::clock::now() - std::chrono::hours(1));
   r = run("tables cache --dir " + dir.string());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("1 ladder,"), std::string::npos) << r.output;
@@ -224,4 +225,32 @@ TEST(TablesCli, TwoMpiRanksBuildTheOneProcessFile) {
   EXPECT_FALSE(fs::exists(bad));
   fs::remove_all(dir);
 #endif
+}
+
+// A `fastmu run` whose --p-max reaches above the cached ladder extends it in
+// place: the cache's own files are not the command's inputs, so the longer
+// file replaces the shorter one (and a lower --p-max then builds nothing).
+TEST(TablesCli, RunExtendsTheCachedLadderInPlace) {
+  if (!fs::exists(FASTMU_BINARY)) GTEST_SKIP() << "fastmu not built";
+  const auto dir = temp_dir() / "extend";
+  fs::create_directories(dir);
+  const auto muons = dir / "mu.csv";
+  std::ofstream(muons) << "px,py,pz,x,y,z,pdg\n0,0,2,0,0,-0.5,13\n";
+  const auto geometry =
+      fs::path(FASTMU_TEST_DATA_DIR) / ".." / ".." / "examples" / "iron_block.json";
+  const std::string env =
+      "FASTMU_CACHE='" + (dir / "cache").string() + "' FASTMU_CACHE_SAMPLES=500 ";
+  const std::string args = "run --geometry '" + geometry.string() + "' --muons '" + muons.string() +
+                           "' --out '" + (dir / "out.csv").string() +
+                           "' --backend cpu --long-steps 0 --p-max ";
+  auto r = run_with(env, args + "3");
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = run_with(env, args + "8");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("extending"), std::string::npos) << r.output;
+  r = run_with(env, args + "6");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find("building"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("extending"), std::string::npos) << r.output;
+  fs::remove_all(dir);
 }

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <unistd.h>
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -72,10 +73,11 @@ std::filesystem::path temp_sibling(const std::filesystem::path& final) {
   return dir / ("." + final.filename().string() + kPart + std::to_string(::getpid()));
 }
 
-int remove_stale_temp_files(const std::filesystem::path& dir, std::chrono::hours max_age) {
+std::vector<std::filesystem::path> stale_temp_files(const std::filesystem::path& dir,
+                                                    std::chrono::hours max_age) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  int removed = 0;
+  std::vector<fs::path> out;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     const auto at = name.rfind(kPart);
@@ -84,14 +86,24 @@ int remove_stale_temp_files(const std::filesystem::path& dir, std::chrono::hours
     if (digits.empty() || digits.size() > 9 ||
         digits.find_first_not_of("0123456789") != std::string::npos)
       continue;
-    const pid_t pid = static_cast<pid_t>(std::stol(digits));
     std::error_code tec;
+    if (!it->is_regular_file(tec)) continue;
     const auto age = fs::file_time_type::clock::now() - fs::last_write_time(it->path(), tec);
-    // A process id names a process of this host only: on a cache shared
-    // between hosts a file being written elsewhere has a recent time.
+    if (tec) continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(digits));
     const bool gone = pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH &&
                       age > std::chrono::minutes(10);
-    if (!tec && (gone || age > max_age) && fs::remove(it->path(), tec)) ++removed;
+    if (gone || age > max_age) out.push_back(it->path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+int remove_stale_temp_files(const std::filesystem::path& dir, std::chrono::hours max_age) {
+  int removed = 0;
+  for (const auto& p : stale_temp_files(dir, max_age)) {
+    std::error_code ec;
+    if (std::filesystem::remove(p, ec)) ++removed;
   }
   return removed;
 }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <vector>
 
 namespace fastmu::io {
 
@@ -27,10 +28,17 @@ class InterruptCleanup {
 // The temporary name of `final` for this process: ".NAME.part<pid>" beside it.
 std::filesystem::path temp_sibling(const std::filesystem::path& final);
 
-// Removes the temporary files (".NAME.part<pid>") in `dir` whose process is
-// gone (and not written for 10 minutes: the id may be another host's), or
-// that are older than `max_age` (a process id can be reused).
-// Returns how many went. Errors (a file another process removed) are ignored.
+// The temporary files (".NAME.part<pid>") in `dir` that no process will
+// finish, sorted: those whose process is gone and that were not written for
+// 10 minutes (a process id names a process of this host only: on a folder
+// shared between hosts a file written elsewhere is recent), and those older
+// than `max_age` (a process id can be reused). The one rule for the cache's
+// sweep at start and `fastmu tables prune`.
+std::vector<std::filesystem::path> stale_temp_files(
+    const std::filesystem::path& dir, std::chrono::hours max_age = std::chrono::hours(24));
+
+// Removes stale_temp_files(dir, max_age); returns how many went. Errors (a
+// file another process removed) are ignored.
 int remove_stale_temp_files(const std::filesystem::path& dir,
                             std::chrono::hours max_age = std::chrono::hours(24));
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/InputLimits.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/physics/EngineGeometry.hh"
 #include "fastmu/physics/HistoryRng.hh"
@@ -12,7 +13,6 @@
 #include "fastmu/physics/MuonStepper.hh"
 #include "fastmu/physics/VolumeHistory.hh"
 #ifdef FASTMU_HAVE_CUDA
-#include "fastmu/core/InputLimits.hh"
 #include "fastmu/physics/cuda/CudaHistories.hh"
 #endif
 

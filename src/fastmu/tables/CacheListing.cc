@@ -1,13 +1,11 @@
 #include "fastmu/tables/CacheListing.hh"
 
 #include <algorithm>
-#include <cerrno>
 #include <map>
 #include <regex>
 
-#include <signal.h>
-
 #include "fastmu/core/Error.hh"
+#include "fastmu/io/TempFiles.hh"
 #include "fastmu/tables/EngineSampleSource.hh"
 #include "fastmu/tables/TableFile.hh"
 #include "fastmu/tables/TableParams.hh"
@@ -46,10 +44,6 @@ CacheEntryState state_of(const TableSummary& s) {
 std::string ladder_of(const std::string& key) {
   static const std::regex rung(R"(; step [^ ]+ from [^ ]+ GeV/c)");
   return std::regex_replace(key, rung, "");
-}
-
-bool process_gone(long pid) {
-  return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
 }
 
 }  // namespace
@@ -112,24 +106,9 @@ std::vector<CacheEntry> list_cache(const std::filesystem::path& dir) {
   return out;
 }
 
-std::vector<std::filesystem::path> stale_cache_temp_files(const std::filesystem::path& dir) {
-  // io::AtomicOutput's temporary sibling: ".<name>.part<pid>".
-  static const std::regex part(R"(\..+\.part([0-9]+))");
-  std::error_code ec;
-  std::vector<std::filesystem::path> out;
-  for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = f.path().filename().string();
-    std::smatch m;
-    if (!std::regex_match(name, m, part) || !f.is_regular_file(ec)) continue;
-    if (process_gone(std::stol(m[1].str()))) out.push_back(f.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 PruneResult prune_cache(const std::filesystem::path& dir, bool dry_run) {
   PruneResult r;
-  std::vector<std::filesystem::path> doomed = stale_cache_temp_files(dir);
+  std::vector<std::filesystem::path> doomed = io::stale_temp_files(dir);
   for (const CacheEntry& e : list_cache(dir)) {
     if (e.state == CacheEntryState::current) continue;
     doomed.insert(doomed.end(), e.files.begin(), e.files.end());

@@ -36,12 +36,9 @@ struct CacheEntry {
 // folder lists nothing.
 std::vector<CacheEntry> list_cache(const std::filesystem::path& dir);
 
-// Temporary files of writes that did not finish (".NAME.part<pid>" of a
-// process that is gone).
-std::vector<std::filesystem::path> stale_cache_temp_files(const std::filesystem::path& dir);
-
 // Removes the files of every entry this fastmu does not read and the stale
-// temporary files (with `dry_run`, only says which); returns them and their bytes.
+// temporary files (io::stale_temp_files) (with `dry_run`, only says which); returns them and their
+// bytes.
 struct PruneResult {
   std::vector<std::filesystem::path> removed;
   std::uint64_t bytes = 0;

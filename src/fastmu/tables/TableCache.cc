@@ -145,6 +145,7 @@ std::shared_ptr<const TableParams> TableCache::load_if_current(const std::filesy
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return nullptr;
   TableLoadOptions load;
+  load.command_input = false;
   load.histogram = false;  // the transport samples the alias tables only
   load.threads = threads;
   auto table = std::make_shared<const TableParams>(load_table(path, step_m, load));
@@ -425,6 +426,7 @@ void TableCache::extend_ladder(const Material& material, const LadderPlan& plan,
       if (from > plan.first[k]) {
         // The bins below `from`, histograms too, from the file that holds them.
         TableLoadOptions load;
+        load.command_input = false;
         load.threads = o.threads;
         const TableParams old = load_table(plan.paths[k], plan.steps[k], load);
         if (old.metadata().cache_key != plan.keys[k]) {
