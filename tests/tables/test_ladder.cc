@@ -269,23 +269,38 @@ TEST(LadderBuilder, LongStepsShareTheGrid) {
 }
 
 // The GPU runs the same histories with other normal and exponential
-// variates: per step, the same distributions as the CPU's.
+// variates: per step, the same distributions as the CPU's. One batch of jobs
+// that differ in momentum and in the steps they reach, so that the GPU's
+// queue (histories of every job taken from one counter) must file each
+// history's records under its own job and step.
 TEST(LadderSampler, GpuMatchesCpu) {
   if (!engine_gpu_available()) GTEST_SKIP() << "no GPU";
   const std::size_t n = 100000;
   LadderSpec spec;
   spec.radii = {0.00125, 0.02, 0.16};
-  for (const double p : {0.5, 5.0, 100.0}) {
-    const std::vector<LadderJob> jobs{{21, 0, n, p, 1.05 * p, 3}};
-    const LadderRecords cpu = sample_ladder(iron(), spec, jobs, EngineBackend::cpu, 0);
-    const LadderRecords gpu = sample_ladder(iron(), spec, jobs, EngineBackend::cuda);
-    for (std::size_t k = 0; k < spec.radii.size(); ++k) {
-      const auto lc = rung(cpu, cpu.loss, n, k), lg = rung(gpu, gpu.loss, n, k);
-      const auto kc = rung(cpu, cpu.kick, n, k), kg = rung(gpu, gpu.kick, n, k);
+  const std::vector<LadderJob> jobs{
+      {21, 0, n, 0.5, 0.525, 3}, {22, 0, n, 5.0, 5.25, 2}, {23, 0, n, 100.0, 105.0, 3}};
+  const LadderRecords cpu = sample_ladder(iron(), spec, jobs, EngineBackend::cpu, 0);
+  const LadderRecords gpu = sample_ladder(iron(), spec, jobs, EngineBackend::cuda);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const double p = jobs[j].p_lo;
+    for (std::size_t k = 0; k < static_cast<std::size_t>(jobs[j].rungs); ++k) {
+      const auto at = [&](const LadderRecords& r, const std::vector<float>& v) {
+        const auto first = v.begin() + r.record_offset[j] + k * n;
+        return std::vector<double>(first, first + n);
+      };
+      const auto lc = at(cpu, cpu.loss), lg = at(gpu, gpu.loss);
+      const auto kc = at(cpu, cpu.kick), kg = at(gpu, gpu.kick);
       EXPECT_LT(ks_distance(lc, lg), ks_critical(n, n)) << p << " GeV/c, step " << k << ": loss";
       EXPECT_LT(ks_distance(kc, kg), ks_critical(n, n)) << p << " GeV/c, step " << k << ": kick";
       const double se = std::hypot(standard_error(lc), standard_error(lg));
       EXPECT_LT(std::abs(mean(lc) - mean(lg)), 4 * se) << p << " GeV/c, step " << k;
+    }
+    // Each job's p0 lies in its own range: no history filed under another job.
+    for (std::size_t i = 0; i < n; ++i) {
+      const float p0 = gpu.p0[gpu.history_offset[j] + i];
+      ASSERT_GE(p0, static_cast<float>(jobs[j].p_lo) * 0.999f) << "job " << j << " history " << i;
+      ASSERT_LE(p0, static_cast<float>(jobs[j].p_hi) * 1.001f) << "job " << j << " history " << i;
     }
   }
 }

@@ -35,30 +35,96 @@ struct LadderOut {
   std::size_t stride;
 };
 
-// Samples p0 uniform in [p_lo, p_hi] with the history's first draw (as
-// sample_single_step does), then records rungs 0 .. rungs - 1.
-template <class Rng>
-FASTMU_HD void ladder_history(const MuonPhysicsView& tables, const MultipleScatteringData& msc,
-                              const PhysicsOptions& physics, int charge, double p_lo, double p_hi,
-                              const double* radii, int rungs, Rng& rng, LadderOut out) {
-  const double p0 = p_hi > p_lo ? p_lo + (p_hi - p_lo) * rng.uniform() : p_lo;
-  *out.p0 = static_cast<float>(p0);
+// What every history of a ladder shares.
+struct LadderParams {
+  const MuonPhysicsView* tables;
+  const MultipleScatteringData* msc;
+  PhysicsOptions physics;
+  int charge;
+  const double* radii;  // ascending [m]
+};
+
+// A ladder history between turns: the track, the rung (sphere) it is in and
+// the physics steps taken there. A turn is one physics step, so that the
+// GPU's threads, each on its own history, take their steps together
+// (physics/cuda/LadderKernel.cu): an air history takes many more steps than
+// an iron one and, with whole histories per thread, a warp ran as long as its
+// longest history.
+struct LadderHistoryState {
   DetailedTrack trk;
-  trk.kinetic = kinematics::kinetic_from_momentum(p0);
-  trk.charge = charge;
-  for (int k = 0; k < rungs; ++k) {
-    const MuonStepper<SphereVolume> stepper(tables, msc, SphereVolume{radii[k]}, UniformField{},
-                                            physics);
-    if (k == 0) stepper.start(trk, rng);
-    if (!trk.stopped) stepper.follow(trk, rng);
-    double loss = 1.0, kick = 0.0;
-    if (!trk.stopped && trk.kinetic > 0) {
-      const double p = kinematics::momentum_from_kinetic(trk.kinetic);
-      loss = (p0 - p * trk.dir.z) / p0;
-      kick = p * std::sqrt(trk.dir.x * trk.dir.x + trk.dir.y * trk.dir.y) / p0;
-    }
-    out.loss[k * out.stride] = static_cast<float>(loss);
-    out.kick[k * out.stride] = static_cast<float>(kick);
+  double p0 = 0;
+  int rung = 0;
+  long rung_steps = 0;
+};
+
+namespace detail {
+
+FASTMU_HD FASTMU_FORCEINLINE MuonStepper<SphereVolume> ladder_stepper(const LadderParams& lp,
+                                                                      int rung) {
+  return MuonStepper<SphereVolume>(*lp.tables, *lp.msc, SphereVolume{lp.radii[rung]},
+                                   UniformField{}, lp.physics);
+}
+
+// Records rung k of the history's state.
+FASTMU_HD FASTMU_FORCEINLINE void record_rung(const LadderHistoryState& h, int k, LadderOut out) {
+  double loss = 1.0, kick = 0.0;
+  if (!h.trk.stopped && h.trk.kinetic > 0) {
+    const double p = kinematics::momentum_from_kinetic(h.trk.kinetic);
+    const Vec3& d = h.trk.dir;
+    loss = (h.p0 - p * d.z) / h.p0;
+    kick = p * std::sqrt(d.x * d.x + d.y * d.y) / h.p0;
+  }
+  out.loss[k * out.stride] = static_cast<float>(loss);
+  out.kick[k * out.stride] = static_cast<float>(kick);
+}
+
+}  // namespace detail
+
+// Starts a history: p0 uniform in [p_lo, p_hi] with its first draw (as
+// sample_single_step does), then the stepper's start in rung 0.
+template <class Rng>
+FASTMU_HD FASTMU_FORCEINLINE LadderHistoryState begin_ladder_history(const LadderParams& lp,
+                                                                     double p_lo, double p_hi,
+                                                                     Rng& rng, LadderOut out) {
+  LadderHistoryState h;
+  h.p0 = p_hi > p_lo ? p_lo + (p_hi - p_lo) * rng.uniform() : p_lo;
+  *out.p0 = static_cast<float>(h.p0);
+  h.trk.kinetic = kinematics::kinetic_from_momentum(h.p0);
+  h.trk.charge = lp.charge;
+  detail::ladder_stepper(lp, 0).start(h.trk, rng);
+  return h;
+}
+
+// One turn of history `h`: a physics step in its rung (as MuonStepper::follow
+// takes them, at most StepLimits::max_steps per rung); where the rung ends
+// (the muon leaves the sphere, stops, or runs out of steps) it is recorded
+// and the muon goes on in the next sphere. A stopped muon records its
+// remaining rungs at once. False once rung rungs - 1 is recorded.
+template <class Rng>
+FASTMU_HD FASTMU_FORCEINLINE bool advance_ladder_history(const LadderParams& lp, int rungs,
+                                                         LadderHistoryState& h, Rng& rng,
+                                                         LadderOut out) {
+  const auto stepper = detail::ladder_stepper(lp, h.rung);
+  if (!h.trk.stopped && h.rung_steps < StepLimits{}.max_steps) {
+    const bool goes_on = stepper.step_once(h.trk, rng);
+    ++h.rung_steps;
+    if (goes_on) return true;
+  }
+  do {
+    detail::record_rung(h, h.rung, out);
+    ++h.rung;
+  } while (h.trk.stopped && h.rung < rungs);
+  h.rung_steps = 0;
+  return h.rung < rungs;
+}
+
+// A whole history: rungs 0 .. rungs - 1 of the ladder (the CPU threads run
+// this; the GPU runs the same turns from its queue).
+template <class Rng>
+FASTMU_HD void ladder_history(const LadderParams& lp, double p_lo, double p_hi, int rungs, Rng& rng,
+                              LadderOut out) {
+  LadderHistoryState h = begin_ladder_history(lp, p_lo, p_hi, rng, out);
+  while (advance_ladder_history(lp, rungs, h, rng, out)) {
   }
 }
 

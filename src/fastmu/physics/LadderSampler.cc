@@ -83,6 +83,7 @@ void sample_on_cpu(const MuonPhysicsView& tables, const MultipleScatteringData& 
                    LadderRecords& out) {
   // Histories of all jobs in one parallel loop: job j's history i is item
   // history_offset[j] + i (the jobs of a round differ a lot in size).
+  const LadderParams lp{&tables, &msc, spec.physics, spec.charge, spec.radii.data()};
   const std::size_t total = out.p0.size();
   parallel_for_chunks(total, threads, 64, [&](std::size_t begin, std::size_t end) {
     std::size_t j = static_cast<std::size_t>(
@@ -94,8 +95,8 @@ void sample_on_cpu(const MuonPhysicsView& tables, const MultipleScatteringData& 
       const std::size_t i = h - out.history_offset[j];
       const std::size_t r = out.record_offset[j] + i;
       HistoryRng rng(job.seed, job.first_id + i, RngStream::detailed_physics);
-      ladder_history(tables, msc, spec.physics, spec.charge, job.p_lo, job.p_hi, spec.radii.data(),
-                     job.rungs, rng, LadderOut{&out.p0[h], &out.loss[r], &out.kick[r], job.n});
+      ladder_history(lp, job.p_lo, job.p_hi, job.rungs, rng,
+                     LadderOut{&out.p0[h], &out.loss[r], &out.kick[r], job.n});
     }
   });
 }

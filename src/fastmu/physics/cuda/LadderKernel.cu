@@ -1,5 +1,13 @@
-// The ladder sampler on the GPU: one thread per detailed history, running
-// the same ladder_history (LadderHistory.hh) as the CPU threads.
+// The ladder sampler on the GPU: the same ladder history (LadderHistory.hh)
+// as the CPU threads, with the same random stream per history (HistoryRng
+// keyed by the job's seed and the history's id), so the records do not
+// depend on which thread runs a history or when. Each thread advances its
+// history one physics step per turn and takes the next history from a
+// counter when its own has ended: a ladder's histories range from a muon
+// that stops in the first millimetre to thousands of steps through the
+// largest sphere, and with one whole history per thread a warp ran as long
+// as its longest history while its other threads idled (as in the detailed
+// transport, transport/cuda/DetailedKernel.cu).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -26,24 +34,79 @@ struct LadderConstants {
   std::size_t histories;
 };
 
-__global__ void ladder_kernel(const MuonPhysicsView* tables, const MultipleScatteringData* msc,
-                              const LadderJob* jobs, const std::size_t* history_offset,
-                              const std::size_t* record_offset, LadderConstants c, float* p0,
-                              float* loss, float* kick) {
-  const std::size_t h = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (h >= c.histories) return;
+// The launch's histories, handed out one at a time.
+struct LadderQueue {
+  unsigned long long* next;  // zero at launch
+  std::size_t n;
+
+  __device__ bool take(std::size_t& h) const {
+    h = static_cast<std::size_t>(atomicAdd(next, 1ull));
+    return h < n;
+  }
+};
+
+// Threads per block: a history's double-precision state needs many registers.
+constexpr int kLadderBlock = 128;
+
+// Where history h's records go, and its random stream.
+struct LadderSlot {
+  const LadderJob* job;
+  std::size_t id;
+  LadderOut out;
+};
+
+__device__ __forceinline__ LadderSlot ladder_slot(const LadderJob* jobs,
+                                                  const std::size_t* history_offset,
+                                                  const std::size_t* record_offset,
+                                                  const LadderConstants& c, std::size_t h,
+                                                  float* p0, float* loss, float* kick) {
   int lo = 0, hi = c.jobs;  // the job of history h: last offset <= h
   while (hi - lo > 1) {
     const int mid = (lo + hi) / 2;
     if (history_offset[mid] <= h) lo = mid;
     else hi = mid;
   }
-  const LadderJob job = jobs[lo];
+  const LadderJob* job = jobs + lo;
   const std::size_t i = h - history_offset[lo];
   const std::size_t r = record_offset[lo] + i;
-  HistoryRng rng(job.seed, job.first_id + i, RngStream::detailed_physics);
-  ladder_history(*tables, *msc, c.physics, c.charge, job.p_lo, job.p_hi, c.radii, job.rungs, rng,
-                 LadderOut{p0 + h, loss + r, kick + r, job.n});
+  return LadderSlot{job, job->first_id + i, LadderOut{p0 + h, loss + r, kick + r, job->n}};
+}
+
+__global__ void __launch_bounds__(kLadderBlock)
+    ladder_kernel(const MuonPhysicsView* tables, const MultipleScatteringData* msc,
+                  const LadderJob* jobs, const std::size_t* history_offset,
+                  const std::size_t* record_offset, LadderConstants c, LadderQueue queue, float* p0,
+                  float* loss, float* kick) {
+  const LadderParams lp{tables, msc, c.physics, c.charge, c.radii};
+  LadderHistoryState state;
+  LadderSlot slot{};
+  int rungs = 0;
+  HistoryRng rng(0, 0, RngStream::detailed_physics);
+  for (bool busy = false;;) {
+    if (!busy) {
+      std::size_t h = 0;
+      if (!queue.take(h)) return;
+      slot = ladder_slot(jobs, history_offset, record_offset, c, h, p0, loss, kick);
+      const LadderJob job = *slot.job;
+      rungs = job.rungs;
+      rng = HistoryRng(job.seed, slot.id, RngStream::detailed_physics);
+      state = begin_ladder_history(lp, job.p_lo, job.p_hi, rng, slot.out);
+      busy = true;
+    }
+    busy = advance_ladder_history(lp, rungs, state, rng, slot.out);
+  }
+}
+
+// Enough blocks to fill the current device (the kernel's occupancy), but no
+// more than the histories need.
+unsigned ladder_grid(std::size_t histories) {
+  int device = 0, sms = 0, per_sm = 0;
+  FASTMU_CUDA_CHECK(cudaGetDevice(&device));
+  FASTMU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  FASTMU_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ladder_kernel, kLadderBlock, 0));
+  const std::size_t full = static_cast<std::size_t>(std::max(sms, 1)) * std::max(per_sm, 1);
+  return static_cast<unsigned>(std::min(full, (histories + kLadderBlock - 1) / kLadderBlock));
 }
 
 }  // namespace
@@ -79,11 +142,12 @@ void sample_ladder_gpu(const MuonPhysicsView& tables, const MultipleScatteringDa
   float* d_loss = b_loss.alloc<float>(out.loss.size());
   float* d_kick = b_kick.alloc<float>(out.kick.size());
 
-  // 128 threads: the history's double-precision state needs many registers.
-  constexpr int kBlock = 128;
-  const std::size_t blocks = (c.histories + kBlock - 1) / kBlock;
-  ladder_kernel<<<static_cast<unsigned>(blocks), kBlock>>>(d_view, d_msc, d_jobs, d_hoff, d_roff, c,
-                                                           d_p0, d_loss, d_kick);
+  DeviceBuffer b_next;
+  auto* d_next = b_next.alloc<unsigned long long>(1);
+  FASTMU_CUDA_CHECK(cudaMemset(d_next, 0, sizeof(*d_next)));
+  ladder_kernel<<<ladder_grid(c.histories), kLadderBlock>>>(d_view, d_msc, d_jobs, d_hoff, d_roff,
+                                                            c, LadderQueue{d_next, c.histories},
+                                                            d_p0, d_loss, d_kick);
   FASTMU_CUDA_CHECK(cudaGetLastError());
   FASTMU_CUDA_CHECK(cudaDeviceSynchronize());
   download(out.p0, d_p0);
