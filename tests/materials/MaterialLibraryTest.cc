@@ -300,6 +300,8 @@ TEST(MaterialLibrary, NoriteAndGraniteRocks) {
     return s;
   };
   const Material& norite = builtin_materials().find("Norite");
+  EXPECT_EQ(builtin_materials().find("norite").name, "Norite");  // aliases
+  EXPECT_EQ(builtin_materials().find("granite").name, "Granite");
   EXPECT_DOUBLE_EQ(norite.density_g_cm3, 2.83);
   EXPECT_NEAR(norite.z_over_a(), 12.02 / 24.22, 1e-12);
   EXPECT_NEAR(z2_over_a(norite) / (12.02 * 12.02 / 24.22), 1.0, 2e-3);
