@@ -6,8 +6,9 @@
 
 With a site (the JSON's "site"): its energy spectrum, zenith and azimuth
 distributions with their errors and the totals. With a depth list: the
-vertical intensity against depth with the measured compilation (rock and
-water/ice, each with its error; data/depth_intensity_measured.csv).
+vertical intensity against depth with the measured compilation, rock and
+water/ice on separate axes, each point with its error
+(data/depth_intensity_measured.csv).
 """
 import argparse
 import csv
@@ -67,26 +68,43 @@ def read_measured(path):
     return rows
 
 
-def depth_panel(ax, depths_csv, measured):
+def is_rock(medium):
+    return medium not in ("water", "sea water", "ice")
+
+
+def depth_panels(axes, depths_csv, measured, medium):
+    """Rock on the first axis, water and ice on the second: a depth in m.w.e.
+    means a different overburden in each, so the two are not drawn together.
+    fastmu's points go on the axis of its own medium."""
     d = np.genfromtxt(depths_csv, delimiter=",", names=True, ndmin=1)
-    ax.errorbar(d["depth_mwe"], d["intensity"], yerr=d["intensity_err"], fmt="o-", ms=4,
-                color="k", label="fastmu (Guan et al. surface flux)", zorder=3)
+    own = axes[0] if is_rock(medium) else axes[1]
+    own.errorbar(d["depth_mwe"], d["intensity"], yerr=d["intensity_err"], fmt="o-", ms=4,
+                 color="k", label=f"fastmu, {medium} (Guan et al. surface flux)", zorder=3)
     if measured:
-        rows = read_measured(measured)
         groups = {}
-        for r in rows:
+        for r in read_measured(measured):
             groups.setdefault((r["experiment"], r["medium"]), []).append(r)
         markers = "sDv^<>pP*hXd"
-        for k, ((exp, medium), rs) in enumerate(sorted(groups.items())):
+        for k, ((exp, med), rs) in enumerate(sorted(groups.items())):
+            ax = axes[0] if is_rock(med) else axes[1]
             x = np.array([float(r["depth_mwe"]) for r in rs])
             y = np.array([float(r["intensity"]) for r in rs])
             e = np.array([float(r["intensity_err"]) for r in rs])
             ax.errorbar(x, y, yerr=e, fmt=markers[k % len(markers)], ms=5, alpha=0.8,
-                        label=f"{exp} ({medium})")
-    ax.set_yscale("log")
-    ax.set_xlabel("vertical depth [m.w.e.]")
-    ax.set_ylabel("vertical intensity [cm$^{-2}$ s$^{-1}$ sr$^{-1}$]")
-    ax.legend(fontsize=7)
+                        label=f"{exp} ({med})")
+    for ax, title in zip(axes, ("rock (measured: the site's rock)", "water and ice")):
+        ax.set_yscale("log")
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("vertical depth [m.w.e.]")
+        ax.set_ylabel("vertical intensity [cm$^{-2}$ s$^{-1}$ sr$^{-1}$]")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
+
+
+def overburden_medium(j):
+    """'water', 'sea water', 'ice' or the rock's name, from the JSON."""
+    material = j.get("overburden", {}).get("material", "")
+    return {"G4_WATER": "water", "SeaWater": "sea water", "Ice": "ice"}.get(material, material)
 
 
 def main():
@@ -100,18 +118,19 @@ def main():
     with open(args.json) as f:
         j = json.load(f)
     has_site = "site" in j
+    medium = overburden_medium(j)
     if has_site:
         fig, axes = plt.subplots(2, 3, figsize=(16, 9))
         axes = axes.ravel()
         site_panels(axes[:4], j)
         if args.depths:
-            depth_panel(axes[4], args.depths, args.measured)
+            depth_panels(axes[4:6], args.depths, args.measured, medium)
         else:
             axes[4].axis("off")
-        axes[5].axis("off")
+            axes[5].axis("off")
     else:
-        fig, ax = plt.subplots(figsize=(7, 5))
-        depth_panel(ax, args.depths, args.measured)
+        fig, axes = plt.subplots(1, 2, figsize=(12, 5))
+        depth_panels(axes, args.depths, args.measured, medium)
     fig.tight_layout()
     fig.savefig(args.out, dpi=100)
 

@@ -29,8 +29,8 @@ def underground(depth=0.0, rock_depth=0.0, rock="standard_rock", density=0.0, co
     "depth_intensity" when `depths` (m.w.e., at most 20) are given.
 
     depth: vertical depth in m.w.e. (hg/cm^2) of the rock; rock_depth: in
-    metres of rock (times density). rock: standard_rock, salt, water, ice,
-    sea_water, or the name of a custom rock given by `composition` (mass
+    metres of rock (times density). rock: standard_rock, salt, norite,
+    granite, water, ice, sea_water, or the name of a custom rock given by `composition` (mass
     fractions by element symbol) and `density` [g/cm3].
     """
     request = {

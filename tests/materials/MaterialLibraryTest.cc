@@ -289,6 +289,34 @@ TEST(MaterialLibrary, LaboratoryRocksOfTheDocs) {
   EXPECT_NEAR(a_soudan, 25.07, 0.01);  // 24.90
 }
 
+// The underground rock presets: norite keeps MUTE's <Z/A> = 12.02 / 24.22
+// exactly and its <Z^2/A> within 0.2 % with one Z = 12 component; granite's
+// oxide average gives a rock between standard rock and norite in Z^2/A.
+TEST(MaterialLibrary, NoriteAndGraniteRocks) {
+  auto z2_over_a = [](const Material& m) {
+    double s = 0;
+    for (const MaterialComponent& c : m.components)
+      s += c.mass_fraction * c.z * c.z / c.a_g_per_mol;
+    return s;
+  };
+  const Material& norite = builtin_materials().find("Norite");
+  EXPECT_EQ(builtin_materials().find("norite").name, "Norite");  // aliases
+  EXPECT_EQ(builtin_materials().find("granite").name, "Granite");
+  EXPECT_DOUBLE_EQ(norite.density_g_cm3, 2.83);
+  EXPECT_NEAR(norite.z_over_a(), 12.02 / 24.22, 1e-12);
+  EXPECT_NEAR(z2_over_a(norite) / (12.02 * 12.02 / 24.22), 1.0, 2e-3);
+  const Material& granite = builtin_materials().find("Granite");
+  EXPECT_DOUBLE_EQ(granite.density_g_cm3, 2.70);
+  EXPECT_EQ(granite.components.size(), 11u);
+  EXPECT_NEAR(granite.z_over_a(), 0.4962, 1e-4);
+  const double rock = z2_over_a(builtin_materials().find("StandardRock"));
+  EXPECT_GT(z2_over_a(granite), rock);
+  EXPECT_LT(z2_over_a(granite), z2_over_a(norite));
+  // Radiation lengths follow: norite's is shorter than standard rock's.
+  EXPECT_LT(norite.radiation_length_g_cm2(),
+            builtin_materials().find("StandardRock").radiation_length_g_cm2());
+}
+
 TEST(MaterialLibrary, CompoundsFromAtomCounts) {
   const Material& water = builtin_materials().find("G4_WATER");
   const double h = element_by_z(1).a_g_per_mol, o = element_by_z(8).a_g_per_mol;

@@ -33,7 +33,7 @@ def test_site_fluxes_are_consistent(site):
 
 def test_bad_input_raises_before_tables():
     with pytest.raises(fastmu.Error, match="rock"):
-        fastmu.underground(depth=2000, rock="granite")
+        fastmu.underground(depth=2000, rock="basalt")
     with pytest.raises(fastmu.Error, match="depth"):
         fastmu.underground(depth=50000)
     with pytest.raises(fastmu.Error, match="depths"):

@@ -201,9 +201,10 @@ void register_underground_command(CLI::App& app) {
                   "vertical depth [m.w.e. = hg/cm^2 of the rock]");
   cmd->add_option("--rock-depth", r.overburden.rock_depth_m,
                   "vertical depth [m of the rock]: times --density gives m.w.e.");
-  cmd->add_option("--rock", r.overburden.rock,
-                  "standard_rock | salt | water | ice | sea_water, or the name of a "
-                  "--composition rock")
+  cmd->add_option(
+         "--rock", r.overburden.rock,
+         "standard_rock | salt | norite | granite | water | ice | sea_water, or the name of a "
+         "--composition rock")
       ->capture_default_str();
   cmd->add_option("--density", r.overburden.density,
                   "rock density [g/cm3] (default the rock's own; converts --rock-depth)");

@@ -18,9 +18,13 @@ struct Alias {
   const char* canonical;
 };
 constexpr Alias kAliases[] = {
-    {"vacuum", "G4_Galactic"},         {"G4_STANDARD_ROCK", "StandardRock"},
-    {"standard_rock", "StandardRock"}, {"ice", "Ice"},
+    {"vacuum", "G4_Galactic"},
+    {"G4_STANDARD_ROCK", "StandardRock"},
+    {"standard_rock", "StandardRock"},
+    {"ice", "Ice"},
     {"sea_water", "SeaWater"},
+    {"norite", "Norite"},
+    {"granite", "Granite"},
 };
 
 std::string canonical_name(const std::string& name) {

@@ -27,6 +27,8 @@ constexpr const char* kSaltName = "Salt";
 const NamedRock kRocks[] = {
     {"standard_rock", "StandardRock", "standard rock (Groom, Mokhov & Striganov 2001)"},
     {"salt", "", "rock salt: NaCl (halite)"},
+    {"norite", "Norite", "SNOLAB norite (<Z> 12.02, <A> 24.22, 2.83 g/cm3, as MUTE v3 models it)"},
+    {"granite", "Granite", "granite (world-average oxide composition, 2.70 g/cm3)"},
     {"water", "G4_WATER", "fresh water (G4_WATER)"},
     {"ice", "Ice", "ice (the PDG's Water (ice))"},
     {"sea_water", "SeaWater", "sea water (salinity 35, 1.040 g/cm3 at depth)"},

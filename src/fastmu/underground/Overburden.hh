@@ -30,7 +30,7 @@ struct Overburden {
   std::string description;  // one line: rock, composition's source
 };
 
-// The named rocks: standard_rock, salt, water, ice, sea_water.
+// The named rocks: standard_rock, salt, norite, granite, water, ice, sea_water.
 std::vector<std::string> named_rocks();
 // "O:0.46,Si:0.28" -> {{"O", 0.46}, {"Si", 0.28}}; throws naming `option`.
 std::map<std::string, double> parse_composition(const std::string& text, const std::string& option);
