@@ -7,6 +7,10 @@ the files it reads and the class of outcome it must have.
   ok     exit status 0
   any    either of the two (the case checks the invariants only)
 
+Full-disk cases run with a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored:
+writes past it fail with EFBIG, as on a full disk, without root) and check
+that the output is absent or, when it existed, unchanged.
+
 Every case, whatever its class: no signal, at most --timeout seconds, no
 `internal error`, HDF5 diagnostics or stack dumps on stderr, the input files
 byte for byte unchanged and no temporary file (`.NAME.part<pid>`) left in its
@@ -21,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -45,10 +50,11 @@ RUN_FAST = ["--p-max", "2", "--threads", "1"]
 
 class Case:
     def __init__(self, name, argv, files=None, expect="error", mention=None, setup=None,
-                 interrupt=None, check=None):
+                 interrupt=None, check=None, file_limit=None):
         self.name, self.argv, self.files = name, argv, files or {}
         self.expect, self.mention, self.setup = expect, mention, setup
         self.interrupt, self.check = interrupt, check
+        self.file_limit = file_limit  # bytes a written file may reach
 
 
 def geometry(**changes):
@@ -305,6 +311,43 @@ def data_loss_cases():
     return cases
 
 
+def full_disk_cases():
+    """Outputs larger than the file size limit: exit 1, one line naming the output, no
+    output and no temporary file; an output that existed before is unchanged."""
+    cases = []
+    big = muons(MUON_ROWS * 3000)  # about 0.2 MB in, 0.6 MB out
+
+    def absent(name):
+        def check(d):
+            return "output %s exists after a failed write" % name if os.path.exists(
+                os.path.join(d, name)) else None
+        return check
+
+    limit = 64 * 1024
+    for out, extra in [("o.csv", []), ("o.h5", []), ("o.h5", ["--compression", "gzip:1"])]:
+        cases.append(run_case(run_cmd(*extra, out=out), {"m.csv": big}, "error", out,
+                              name="full disk: run --out %s %s" % (out, " ".join(extra)),
+                              check=absent(out), file_limit=limit))
+    # An existing output stays as it was (the digest of every file is compared).
+    cases.append(run_case(run_cmd(out="old.csv"), {"m.csv": big, "old.csv": "keep me\n"},
+                          "error", "old.csv", name="full disk: run over an existing output",
+                          file_limit=limit))
+    build = ["tables", "build", "--material", "G4_Fe", "--step", "0.05", "--p-min", "0.18",
+             "--p-max", "2", "--p-bins", "3", "--samples-per-bin", "50", "--hist-bins", "8",
+             "--threads", "1", "--out", "t.h5"]
+    for kb in (1, 8):
+        cases.append(Case("full disk: tables build --out at %d KiB" % kb, build, {}, "error",
+                          "t.h5", check=absent("t.h5"), file_limit=kb * 1024))
+    sample = ["physics", "sample", "--material", "G4_Fe", "--p", "10", "--n", "20000", "--step",
+              "0.1", "--threads", "1", "--out"]
+    for out in ("s.csv", "s.h5"):
+        cases.append(Case("full disk: physics sample --out " + out, sample + [out], {}, "error",
+                          out, check=absent(out), file_limit=limit))
+    cases.append(Case("full disk: flux --out", ["flux", "--n", "20000", "--out", "f.csv"], {},
+                      "error", "f.csv", check=absent("f.csv"), file_limit=limit))
+    return cases
+
+
 def table_cases(table_bytes):
     cases = []
     if table_bytes is None:
@@ -373,6 +416,15 @@ def default_signals():
         signal.signal(sig, signal.SIG_DFL)
 
 
+def limited_files(limit):
+    """default_signals() and a file size limit: a write past `limit` bytes fails with EFBIG."""
+    def start():
+        default_signals()
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return start
+
+
 def execute(binary, case, timeout, root, index):
     d = os.path.join(root, "case%04d" % index)
     os.makedirs(d)
@@ -388,7 +440,8 @@ def execute(binary, case, timeout, root, index):
                if i > 0 and case.argv[i - 1] in ("--out", "--gdml")}
     proc = subprocess.Popen([binary] + case.argv, cwd=d, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                            preexec_fn=default_signals)
+                            preexec_fn=limited_files(case.file_limit) if case.file_limit
+                            else default_signals)
     sent = None
     try:
         if case.interrupt:
@@ -475,7 +528,7 @@ def main():
     try:
         TABLE["bytes"] = make_table(binary, root) if not args.list else b""
         cases = (option_cases() + geometry_cases() + muon_cases() + data_loss_cases() +
-                 table_cases(TABLE["bytes"]))
+                 full_disk_cases() + table_cases(TABLE["bytes"]))
         cases = [c for c in cases if args.filter in c.name]
         if args.list:
             for c in cases:

@@ -1,6 +1,8 @@
 #include "fastmu/io/Hdf5.hh"
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/InputFiles.hh"
@@ -28,6 +30,19 @@ Handle open_attribute(hid_t obj, const std::string& name, const std::string& sou
 
 void check(herr_t status, const std::string& what) {
   if (status < 0) throw Error("HDF5 error: " + what);
+}
+
+// As check(), for writes: the system's reason when a write failed for lack
+// of space (HDF5 keeps errno of its failed write call).
+void check_write(herr_t status, const std::string& what) {
+  if (status >= 0) return;
+  const int e = errno;
+  std::string reason;
+  if (e == ENOSPC || e == EFBIG || e == EDQUOT || e == EIO || e == EROFS) {
+    reason = std::string(": ") + std::strerror(e) +
+             (e == EIO || e == EROFS ? "" : " (the disk is full or a file size limit is reached)");
+  }
+  throw Error("HDF5 error: " + what + reason);
 }
 
 }  // namespace
@@ -61,6 +76,15 @@ void Handle::reset() {
   }
   id_ = H5I_INVALID_HID;
 }
+
+void close_written_file(Handle& file) {
+  if (!file.valid()) return;
+  check_write(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "cannot write the file");
+  const hid_t id = file.release();
+  check_write(H5Fclose(id), "cannot close the file");
+}
+
+void no_close_at_exit() { H5dont_atexit(); }
 
 void silence_hdf5_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
@@ -186,8 +210,8 @@ void write_dataset(hid_t file, const std::string& name, const std::vector<hsize_
   Handle d(H5Dcreate2(file, name.c_str(), native_type<T>(), space.get(), H5P_DEFAULT, plist.get(),
                       H5P_DEFAULT));
   if (!d.valid()) throw Error("cannot create HDF5 dataset '" + name + "'");
-  check(H5Dwrite(d.get(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
-        "cannot write dataset '" + name + "'");
+  check_write(H5Dwrite(d.get(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+              "cannot write dataset '" + name + "'");
 }
 
 void write_attribute(hid_t obj, const std::string& name, const std::string& value) {
@@ -197,28 +221,29 @@ void write_attribute(hid_t obj, const std::string& name, const std::string& valu
   H5Tset_cset(type.get(), H5T_CSET_UTF8);
   Handle space(H5Screate(H5S_SCALAR));
   Handle a(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
-  check(H5Awrite(a.get(), type.get(), value.empty() ? "" : value.data()),
-        "cannot write attribute '" + name + "'");
+  check_write(H5Awrite(a.get(), type.get(), value.empty() ? "" : value.data()),
+              "cannot write attribute '" + name + "'");
 }
 
 void write_attribute(hid_t obj, const std::string& name, double value) {
   Handle space(H5Screate(H5S_SCALAR));
   Handle a(H5Acreate2(obj, name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
-  check(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value), "cannot write attribute '" + name + "'");
+  check_write(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value),
+              "cannot write attribute '" + name + "'");
 }
 
 void write_attribute(hid_t obj, const std::string& name, long long value) {
   Handle space(H5Screate(H5S_SCALAR));
   Handle a(H5Acreate2(obj, name.c_str(), H5T_NATIVE_LLONG, space.get(), H5P_DEFAULT, H5P_DEFAULT));
-  check(H5Awrite(a.get(), H5T_NATIVE_LLONG, &value), "cannot write attribute '" + name + "'");
+  check_write(H5Awrite(a.get(), H5T_NATIVE_LLONG, &value), "cannot write attribute '" + name + "'");
 }
 
 void write_attribute(hid_t obj, const std::string& name, const std::vector<double>& values) {
   const hsize_t n = values.size();
   Handle space(H5Screate_simple(1, &n, nullptr));
   Handle a(H5Acreate2(obj, name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
-  check(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, values.data()),
-        "cannot write attribute '" + name + "'");
+  check_write(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, values.data()),
+              "cannot write attribute '" + name + "'");
 }
 
 // Any string attribute: a scalar or an array of any rank, fixed or variable

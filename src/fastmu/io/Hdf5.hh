@@ -30,6 +30,7 @@ class Handle {
   hid_t get() const { return id_; }
   bool valid() const { return id_ >= 0; }
   void reset();
+  hid_t release() { return std::exchange(id_, H5I_INVALID_HID); }  // the caller closes it
 
  private:
   hid_t id_ = H5I_INVALID_HID;
@@ -42,6 +43,13 @@ void silence_hdf5_errors();
 Handle open_file(const std::string& path);
 // Creates (truncates) a file for writing; throws fastmu::Error naming the path.
 Handle create_file(const std::string& path);
+// Flushes and closes a written file, checked: a full disk or a failed write
+// throws fastmu::Error (the Handle's own close ignores errors).
+void close_written_file(Handle& file);
+// Keeps HDF5 from closing files at exit: the library (1.10) crashes there
+// on a file whose close failed (a full disk). Call first in main, before
+// any other HDF5 call; every file fastmu opens is closed by its Handle.
+void no_close_at_exit();
 
 bool has_dataset(hid_t file, const std::string& name);
 bool has_attribute(hid_t obj, const std::string& name);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <hdf5.h>
@@ -29,6 +30,7 @@ class Handle {
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
   hid_t get() const { return id_; }
+  hid_t release() { return std::exchange(id_, H5I_INVALID_HID); }  // the caller closes it
   bool ok() const { return id_ >= 0; }
 
  private:
@@ -54,7 +56,7 @@ struct Writer {
   std::string path;
 
   void check(herr_t status, const std::string& what) const {
-    if (status < 0) throw Error("cannot write '" + path + "': HDF5 error writing " + what);
+    if (status < 0) throw io::write_error(path, "HDF5 error writing " + what);
   }
 
   void dataset(const char* name, hid_t mem_type, hid_t file_type, const std::vector<hsize_t>& dims,
@@ -250,6 +252,8 @@ void write_table_file(const std::filesystem::path& path, const TableParams& tabl
     w.attr("tail_fraction", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &m.tail_fraction);
     if (!m.cache_key.empty()) w.attr_string("cache_key", m.cache_key);
     if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) w.check(-1, "the file");
+    // Checked: a close that fails (a full disk) must not commit the file.
+    if (H5Fclose(file.release()) < 0) w.check(-1, "the file");
   }
   out.commit();
 }
