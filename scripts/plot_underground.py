@@ -18,6 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from atomic_output import save_figure  # noqa: E402
 
 
 def step(ax, h, colour="C0", scale=1.0):
@@ -113,7 +114,7 @@ def main():
         fig, ax = plt.subplots(figsize=(7, 5))
         depth_panel(ax, args.depths, args.measured)
     fig.tight_layout()
-    fig.savefig(args.out, dpi=100)
+    save_figure(fig, args.out, dpi=100)
 
 
 if __name__ == "__main__":

@@ -50,11 +50,12 @@ RUN_FAST = ["--p-max", "2", "--threads", "1"]
 
 class Case:
     def __init__(self, name, argv, files=None, expect="error", mention=None, setup=None,
-                 interrupt=None, check=None, file_limit=None):
+                 interrupt=None, check=None, file_limit=None, env=None):
         self.name, self.argv, self.files = name, argv, files or {}
         self.expect, self.mention, self.setup = expect, mention, setup
         self.interrupt, self.check = interrupt, check
         self.file_limit = file_limit  # bytes a written file may reach
+        self.env = env  # extra environment; "{dir}" stands for the case's folder
 
 
 def geometry(**changes):
@@ -343,6 +344,14 @@ def full_disk_cases():
     for out in ("s.csv", "s.h5"):
         cases.append(Case("full disk: physics sample --out " + out, sample + [out], {}, "error",
                           out, check=absent(out), file_limit=limit))
+    # A cold table cache on a full disk: the cache file fails, nothing half-written stays.
+    def cache_clean(d):
+        cache = os.path.join(d, "cache")
+        left = [f for f in os.listdir(cache) if not f.endswith(".lock")] if os.path.isdir(
+            cache) else []
+        return "cache holds %s after a failed write" % left if left else None
+    cases.append(run_case(run_cmd(), {}, "error", "cache", name="full disk: a cold table cache",
+                          check=cache_clean, file_limit=4096, env={"FASTMU_CACHE": "{dir}/cache"}))
     cases.append(Case("full disk: flux --out", ["flux", "--n", "20000", "--out", "f.csv"], {},
                       "error", "f.csv", check=absent("f.csv"), file_limit=limit))
     return cases
@@ -438,7 +447,11 @@ def execute(binary, case, timeout, root, index):
     inputs = digest(d)
     outputs = {a for i, a in enumerate(case.argv)
                if i > 0 and case.argv[i - 1] in ("--out", "--gdml")}
-    proc = subprocess.Popen([binary] + case.argv, cwd=d, stdout=subprocess.PIPE,
+    env = None
+    if case.env:
+        env = dict(os.environ)
+        env.update({k: v.replace("{dir}", d) for k, v in case.env.items()})
+    proc = subprocess.Popen([binary] + case.argv, cwd=d, stdout=subprocess.PIPE, env=env,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                             preexec_fn=limited_files(case.file_limit) if case.file_limit
                             else default_signals)
