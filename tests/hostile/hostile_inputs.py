@@ -357,6 +357,109 @@ def full_disk_cases():
     return cases
 
 
+def h5_muons(d, name="m.h5", **dataset):
+    """A valid muon file as h5py writes it; `dataset` as for create_dataset."""
+    import h5py
+    import numpy as np
+    rows = np.array([[float(v) for v in r.split(",")] for r in MUON_ROWS])
+    with h5py.File(os.path.join(d, name), "w") as f:
+        ds = f.create_dataset("muons", data=rows, **dataset) if "external" not in dataset else \
+            f.create_dataset("muons", shape=rows.shape, dtype="f8", **dataset)
+        ds.attrs["columns"] = MUON_HEADER
+    return rows
+
+
+def h5_link_setup(kind):
+    """m.h5 whose 'muons' is not a plain dataset of the file itself."""
+    def setup(d):
+        import h5py
+        h5_muons(d, "other.h5")
+        if kind == "external storage":
+            rows = h5_muons(d, external=[("raw.bin", 0, 3 * 7 * 8)])
+            rows.astype("<f8").tofile(os.path.join(d, "raw.bin"))
+            return
+        if kind == "external storage outside":
+            h5_muons(d, external=[("/etc/hostname", 0, 3 * 7 * 8)])
+            return
+        with h5py.File(os.path.join(d, "m.h5"), "w") as f:
+            if kind == "external link":
+                f["muons"] = h5py.ExternalLink("other.h5", "/muons")
+            elif kind == "external link to a missing file":
+                f["muons"] = h5py.ExternalLink("missing.h5", "/muons")
+            elif kind == "external link to itself":
+                f["muons"] = h5py.ExternalLink("m.h5", "/muons")
+            elif kind == "soft link":
+                f.create_dataset("data", data=[[0.0] * 7])
+                f["muons"] = h5py.SoftLink("/data")
+            elif kind == "dangling soft link":
+                f["muons"] = h5py.SoftLink("/nothing")
+            elif kind == "virtual":
+                layout = h5py.VirtualLayout(shape=(3, 7), dtype="f8")
+                layout[:] = h5py.VirtualSource("other.h5", "muons", shape=(3, 7))
+                f.create_virtual_dataset("muons", layout)
+    return setup
+
+
+def h5_link_cases():
+    cases = []
+    try:
+        import h5py  # noqa: F401
+    except ImportError:
+        return cases
+    for kind, mention in [("external link", "external link"),
+                          ("external link to a missing file", "external link"),
+                          ("external link to itself", "external link"),
+                          ("soft link", "soft link"), ("dangling soft link", "soft link"),
+                          ("external storage", "external files"),
+                          ("external storage outside", "external files"),
+                          ("virtual", "virtual")]:
+        cases.append(run_case(run_cmd()[:4] + ["m.h5"] + run_cmd()[5:], {}, "error", mention,
+                              name="hdf5 muons: " + kind, setup=h5_link_setup(kind)))
+    cases.append(run_case(run_cmd()[:4] + ["m.h5"] + run_cmd()[5:], {}, "ok", None,
+                          name="hdf5 muons: written by h5py", setup=lambda d: h5_muons(d)))
+    return cases
+
+
+def table_link_setup(kind, dataset):
+    """t.h5, a valid table whose `dataset` is moved out of the file."""
+    def setup(d):
+        import h5py
+        import numpy as np
+        copy_table(d)
+        shutil.copy(os.path.join(d, "t.h5"), os.path.join(d, "other.h5"))
+        with h5py.File(os.path.join(d, "t.h5"), "a") as f:
+            data = f[dataset][()]
+            del f[dataset]
+            if kind == "external link":
+                f[dataset] = h5py.ExternalLink("other.h5", dataset)
+            elif kind == "soft link":
+                f.create_dataset("copy", data=data)
+                f[dataset] = h5py.SoftLink("/copy")
+            else:
+                raw = dataset + ".bin"
+                np.ascontiguousarray(data).tofile(os.path.join(d, raw))
+                f.create_dataset(dataset, shape=data.shape, dtype=data.dtype,
+                                 external=[(raw, 0, data.nbytes)])
+    return setup
+
+
+def table_link_cases():
+    cases = []
+    try:
+        import h5py  # noqa: F401
+    except ImportError:
+        return cases
+    for kind, mention in [("external link", "external link"), ("soft link", "soft link"),
+                          ("external storage", "external files")]:
+        for dataset in ("mean_loss", "momentum_edges"):
+            setup = table_link_setup(kind, dataset)
+            cases.append(run_case(run_cmd("--tables", "t.h5"), {}, "error", mention,
+                                  name="table %s: %s" % (dataset, kind), setup=setup))
+            cases.append(Case("tables info, %s: %s" % (dataset, kind), ["tables", "info", "t.h5"],
+                              {}, "any", None, setup=setup))
+    return cases
+
+
 def table_cases(table_bytes):
     cases = []
     if table_bytes is None:
@@ -541,7 +644,8 @@ def main():
     try:
         TABLE["bytes"] = make_table(binary, root) if not args.list else b""
         cases = (option_cases() + geometry_cases() + muon_cases() + data_loss_cases() +
-                 full_disk_cases() + table_cases(TABLE["bytes"]))
+                 full_disk_cases() + h5_link_cases() + table_cases(TABLE["bytes"]) +
+                 (table_link_cases() if TABLE["bytes"] else []))
         cases = [c for c in cases if args.filter in c.name]
         if args.list:
             for c in cases:

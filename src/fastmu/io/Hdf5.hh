@@ -51,7 +51,16 @@ void close_written_file(Handle& file);
 // any other HDF5 call; every file fastmu opens is closed by its Handle.
 void no_close_at_exit();
 
+// Whether a link `name` exists; a link that leaves the file (external, soft)
+// counts as present without being followed (check_local_dataset refuses it).
 bool has_dataset(hid_t file, const std::string& name);
+// Throws fastmu::Error naming `source` unless `name` is reached through hard
+// links only and its data lie in this file: external links (another file
+// the user did not name), soft links (fastmu reads a dataset under its own
+// name), external storage (raw data in other files) and virtual datasets are
+// refused, as careful readers of untrusted files do. A missing name passes
+// (the caller reports it).
+void check_local_dataset(hid_t file, const std::string& name, const std::string& source);
 bool has_attribute(hid_t obj, const std::string& name);
 
 // Shape of a dataset; throws fastmu::Error("<file>: dataset '<name>' is missing") if absent.

@@ -105,7 +105,8 @@ struct Reader {
   [[noreturn]] void fail(const std::string& what) const { throw Error(path + ": " + what); }
 
   hid_t open_dataset(const char* name) const {
-    if (H5Lexists(file, name, H5P_DEFAULT) <= 0) fail(std::string("missing dataset /") + name);
+    if (!io::h5::has_dataset(file, name)) fail(std::string("missing dataset /") + name);
+    io::h5::check_local_dataset(file, name, path);
     const hid_t ds = H5Dopen2(file, name, H5P_DEFAULT);
     if (ds < 0) fail(std::string("cannot open dataset /") + name);
     return ds;
