@@ -21,11 +21,10 @@ message as the command line.
 """
 
 from . import _fastmu  # noqa: F401 - the extension, for advanced use
-from ._fastmu import (Error, FieldMap, Geometry, Table, __version__, have_cuda, cuda_available,
-                      read_muons)
+from ._fastmu import (Error, FieldMap, Geometry, Table, __version__, have_cuda, cuda_available)
 from . import examples, materials, physics, ship
 from .tables import build_table, load_table, table_cache_dir
-from .transport import transport, is_device_array, STATUS
+from .transport import transport, is_device_array, read_muons, STATUS
 from .flux import flux, flux_intensity, flux_rate
 from .underground import underground
 

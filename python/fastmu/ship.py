@@ -16,6 +16,7 @@ import json
 import numpy as np
 
 from . import _fastmu
+from ._checks import integer
 from ._fastmu import Error, Geometry
 from .transport import _Recent, is_device_array
 
@@ -52,7 +53,7 @@ def muons(n, seed=1):
     """The spec's synthetic flux: n muons, mu+ and mu- alternately, from the origin,
     |p| log-uniform in [1, 350] GeV/c, pt exponential with mean 0.6 GeV/c; an (n, 8)
     float32 array px,py,pz,x,y,z,pdg,weight (the muons of `fastmu run --example ship`)."""
-    return _fastmu._ship_muons(int(n), int(seed))
+    return _fastmu._ship_muons(integer("n", n), integer("seed", seed))
 
 
 # Geometries of the shapes (every column but B) seen last, by world material:
