@@ -19,7 +19,7 @@ import os
 import numpy as np
 
 from . import _fastmu
-from ._checks import MAX_STEP, TOP_MOMENTUM, integer, path, positive, text
+from ._checks import MAX_STEP, TOP_MOMENTUM, integer, path, real, text
 from ._checks import path as _file_name
 from ._fastmu import Error
 
@@ -199,7 +199,10 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     gpus, first_id, long_steps = integer("gpus", gpus), integer("first_id", first_id), integer(
         "long_steps", long_steps)
     geometry = _as_geometry(geometry)
-    step, p_kill = positive("step", step, MAX_STEP), positive("p_kill", p_kill, TOP_MOMENTUM)
+    # Numbers here; their ranges where the command line checks them (the same lines).
+    step = real("step", step, 0.0, MAX_STEP)
+    p_kill = real("p_kill", p_kill, 0.0, TOP_MOMENTUM)
+    above_tables = text("above_tables", above_tables)
     if backend not in ("auto", "cpu", "cuda"):
         raise Error(f"backend: '{backend}' is not one of auto, cpu, cuda")
     if engine == "detailed":
@@ -220,8 +223,6 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
         raise Error("transport: field_map must be a fastmu.FieldMap or None")
     if cache is not True and cache is not False and cache is not None:
         cache = path("cache", cache)
-    if above_tables not in ("refuse", "stop"):
-        raise Error(f"above_tables: {above_tables!r} is not 'refuse' or 'stop'")
     options = dict(step=float(step), seed=int(seed), p_kill=float(p_kill),
                    max_steps=int(max_steps), all=bool(all), threads=int(threads),
                    long_steps=int(long_steps), above_tables=str(above_tables), decay=decay,

@@ -236,7 +236,7 @@ def test_extreme_rows_transported(fe_table, iron_block):
 def test_step_options_checked_as_on_the_command_line(fe_table, iron_block):
     # The command line's checks, naming the Python arguments.
     m = muons(2)
-    for kw, needle in [(dict(max_steps=0), "^max_steps: 0 is not in \\[1, 2147483647\\]"),
+    for kw, needle in [(dict(max_steps=0), "^max_steps: 0 is not an integer in \\[1, 2147483647\\]"),
                        (dict(max_steps=2**31), "^max_steps"),
                        (dict(p_kill=0.0), "^p_kill: 0 GeV/c is not a positive momentum"),
                        (dict(p_kill=float("nan")), "^p_kill"),
