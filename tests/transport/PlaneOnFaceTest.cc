@@ -97,7 +97,7 @@ TransportParams params_for(const std::string& shape, float z) {
 // Status and z of each muon at its end.
 struct Ends {
   std::vector<std::int32_t> status;
-  std::vector<float> z;
+  std::vector<float> z, pz;
 };
 
 Ends transport_on(const TransportParams& params, const MuonBatch& in, Lane lane) {
@@ -109,6 +109,7 @@ Ends transport_on(const TransportParams& params, const MuonBatch& in, Lane lane)
       transport_muon(host.view, m, i);
       e.status.push_back(m.status);
       e.z.push_back(m.r.z);
+      e.pz.push_back(m.p.z);
     }
     return e;
   }
@@ -116,6 +117,7 @@ Ends transport_on(const TransportParams& params, const MuonBatch& in, Lane lane)
       transport(params, in, lane == Lane::gpu ? Backend::cuda : Backend::cpu, 2);
   e.status = r.status;
   e.z = r.muons.z;
+  e.pz = r.muons.pz;
   return e;
 }
 
@@ -127,13 +129,17 @@ void expect_every_muon_at_plane(const std::string& shape, double face, int ulps,
   const Ends r = transport_on(params, beam(n), lane);
   ASSERT_EQ(r.status.size(), n);
   std::size_t at_plane = 0;
+  double pz_sum = 0;
   for (std::size_t i = 0; i < n; ++i) {
+    pz_sum += r.pz[i];
     // Every muon reaches the plane: none stops in 0.5 m of iron at 4 GeV/c.
     at_plane += r.status[i] == static_cast<std::int32_t>(MuonStatus::at_plane);
     if (r.status[i] == static_cast<std::int32_t>(MuonStatus::at_plane)) {
       ASSERT_EQ(r.z[i], z) << shape << " muon " << i;
     }
   }
+  // Behind the exit face the muons crossed the iron (about 0.5 m x 1.2 GeV/m).
+  if (face == kExit && ulps >= 0) EXPECT_LT(pz_sum / n, 3.6) << shape << " lost no momentum";
   EXPECT_EQ(at_plane, n) << shape << " plane at z = " << z << " (" << ulps << " ulp from " << face
                          << "), lane " << static_cast<int>(lane);
 }
