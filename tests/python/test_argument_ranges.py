@@ -109,3 +109,42 @@ def test_bools_are_not_numbers(call, arg):
     fn, base, _ = CALLS[call]
     with pytest.raises(fastmu.Error, match=arg):
         fn(**dict(base, **{arg: True}))
+
+
+@pytest.mark.parametrize("arg, value", [
+    ("seed", -1), ("seed", "1"), ("step", float("nan")), ("p_kill", float("inf")),
+    ("max_steps", 0), ("smoothing", None), ("threads", 2**70), ("first_id", -1),
+    ("boundary_softening", float("nan")), ("max_tangent", "x"), ("long_steps", 11),
+    ("cache", 3.5), ("params", "abc"), ("params", float("nan")),
+])
+def test_ship_objective_refuses_bad_arguments(arg, value):
+    params = fastmu.ship.parameters()
+    kwargs = dict(muons=fastmu.ship.muons(10), params=params)
+    if arg == "params" and isinstance(value, float):
+        value = np.full_like(np.asarray(params, dtype=float), value)
+    kwargs[arg] = value
+    with pytest.raises(fastmu.Error) as e:
+        fastmu.ship.objective(**kwargs)
+    assert str(e.value).startswith(arg + ": ") and "\n" not in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("label, call, name", [
+    ("Geometry.from_json", lambda: fastmu.Geometry.from_json(3), "Geometry.from_json"),
+    ("Geometry.from_dict", lambda: fastmu.Geometry.from_dict("x"), "Geometry.from_dict"),
+    ("Geometry.from_json_text", lambda: fastmu.Geometry.from_json_text(3),
+     "Geometry.from_json_text"),
+    ("FieldMap.from_hdf5", lambda: fastmu.FieldMap.from_hdf5(None), "FieldMap.from_hdf5"),
+    ("FieldMap.save", lambda: fastmu.FieldMap(FIELD, [-1, -1, -1], [1, 1, 1]).save(3),
+     "FieldMap.save"),
+    ("FieldMap call", lambda: fastmu.FieldMap(FIELD, [-1, -1, -1], [1, 1, 1])("x"),
+     "FieldMap.__call__"),
+    ("materials.add_custom", lambda: fastmu.materials.add_custom("x", "dense", {"Fe": 1}),
+     "materials.add_custom"),
+    ("materials.find", lambda: fastmu.materials.find(3), "materials.find"),
+])
+def test_bound_functions_give_one_line_on_wrong_types(label, call, name):
+    with pytest.raises(fastmu.Error) as e:
+        call()
+    message = str(e.value)
+    assert message.startswith(name + ": an argument has the wrong type; accepted: (")
+    assert "\n" not in message and "Invoked with" not in message
