@@ -12,7 +12,7 @@ p0, px, py, pz, x, y, z (GeV/c, metres); a stopped muon has px = py = pz = 0.
 """
 
 from ._checks import MAX_FIELD, MAX_STEP, TOP_MOMENTUM, integer, positive, reals, text
-from ._fastmu import Error
+from ._fastmu import Error  # noqa: F401 - kept: fastmu.physics.Error as before
 from ._fastmu import physics as _p
 
 COLUMNS = ("p0", "px", "py", "pz", "x", "y", "z")
