@@ -352,6 +352,13 @@ def full_disk_cases():
         return "cache holds %s after a failed write" % left if left else None
     cases.append(run_case(run_cmd(), {}, "error", "cache", name="full disk: a cold table cache",
                           check=cache_clean, file_limit=4096, env={"FASTMU_CACHE": "{dir}/cache"}))
+    cases.append(run_case(["geometry", "export", "--geometry", "g.json", "--gdml", "g.gdml"], {},
+                          "error", "g.gdml", name="full disk: geometry export --gdml",
+                          check=absent("g.gdml"), file_limit=256))
+    cases.append(Case("full disk: physics transport --out",
+                      ["physics", "transport", "--material", "G4_Fe", "--p", "10", "--n", "20000",
+                       "--thickness", "0.1", "--threads", "1", "--out", "t.h5"], {}, "error",
+                      "t.h5", check=absent("t.h5"), file_limit=limit))
     cases.append(Case("full disk: flux --out", ["flux", "--n", "20000", "--out", "f.csv"], {},
                       "error", "f.csv", check=absent("f.csv"), file_limit=limit))
     return cases
