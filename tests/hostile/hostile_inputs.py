@@ -307,6 +307,13 @@ def data_loss_cases():
         big = MUON_HEADER + "\n" + "\n".join(MUON_ROWS * 100000) + "\n"
         cases.append(run_case(run_cmd("--chunk-rows", "1000", out="big.csv"), {"m.csv": big},
                               "any", None, name=f"run interrupted by {sig}", interrupt=sig))
+    # Extending a cached ladder rewrites the cache's own file: not an input the output replaces.
+    def copy_cache(d):
+        shutil.copytree(os.environ["FASTMU_CACHE"], os.path.join(d, "cache"),
+                        ignore=shutil.ignore_patterns("*.lock", ".*"))
+    cases.append(run_case(run_cmd()[:-4] + ["--p-max", "4", "--threads", "1"], {}, "ok", None,
+                          name="cache extends its own ladder", setup=copy_cache,
+                          env={"FASTMU_CACHE": "{dir}/cache"}))
     cases.append(run_case(run_cmd(), {}, "ok", None, name="cache sweeps a dead process's .part",
                           setup=stale_part, check=stale_part_gone))
     return cases
@@ -515,8 +522,11 @@ def stale_part_gone(d):
 
 
 def digest(d):
+    """Hashes of the case's files; its own table cache (`cache/`) is fastmu's to rewrite."""
     out = {}
-    for root, _, names in os.walk(d):
+    for root, dirs, names in os.walk(d):
+        if root == d and "cache" in dirs:
+            dirs.remove("cache")
         for n in names:
             p = os.path.join(root, n)
             if os.path.islink(p) or not os.path.isfile(p):

@@ -265,7 +265,7 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(name + ": no such table file");
   QuietHdf5 quiet;
-  io::note_input(path);
+  if (options.is_input) io::note_input(path);
   if (H5Fis_hdf5(path.c_str()) <= 0) throw Error(name + ": not an HDF5 file");
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file.ok()) throw Error(name + ": cannot open HDF5 file");

@@ -17,6 +17,9 @@ void write_table_file(const std::filesystem::path& path, const TableParams& tabl
 struct TableLoadOptions {
   bool histogram = true;
   int threads = 0;  // threads inflating and checking the large datasets (0: all cores)
+  // Whether the file counts as an input of the command (InputFiles.hh): not
+  // for the table cache's own files, which it rewrites when it extends them.
+  bool is_input = true;
 };
 
 // Reads and validates a table file. With expected_step_m > 0 the file's step
