@@ -399,12 +399,12 @@ void run_files(const RunArgs& a) {
   if (a.geometry.empty() || a.muons.empty() || a.out.empty()) {
     throw Error("run: --geometry, --muons and --out are required (or --example NAME)");
   }
+  note_run_inputs(a);
+  { io::AtomicOutput probe(a.out); }  // fail on an unwritable --out before the work
   check_output_extension(a.out);
   const io::h5::Compression compression = io::h5::parse_compression(a.compression);
   const std::uint64_t max_memory =
       a.max_memory.empty() ? 0 : parse_memory_size(a.max_memory, "--max-memory");
-  note_run_inputs(a);
-  { io::AtomicOutput probe(a.out); }  // fail on an unwritable --out before the work
   if (a.engine == "detailed") return run_detailed_files(a);
   if (a.engine != "fast")
     throw Error(fmt::format("--engine: '{}' is not fast or detailed", a.engine));
