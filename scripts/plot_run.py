@@ -25,6 +25,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from atomic_output import save_figure  # noqa: E402
 
 
 P_BINS = np.linspace(0, 50, 126)  # as data/geant4_iron_block_10m_50GeV_mu-.csv
@@ -106,7 +107,7 @@ def iron_block(args):
     fig.suptitle("50 GeV/c mu- through 10 m of iron (muons stopped or decayed in the iron "
                  "are counted, not plotted)", fontsize=10)
     fig.tight_layout(rect=(0, 0.055 * len(handles), 1, 1))
-    fig.savefig(args.out, dpi=110)
+    save_figure(fig, args.out, dpi=110)
 
 
 def ship(args):
@@ -137,7 +138,7 @@ def ship(args):
     axes[1].set_ylabel("hits per bin")
     axes[1].legend()
     fig.tight_layout()
-    fig.savefig(args.out, dpi=110)
+    save_figure(fig, args.out, dpi=110)
 
 
 MEASURED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
@@ -186,7 +187,7 @@ def underground(args):
     axes[1].set_ylabel("fastmu / measured")
     axes[1].set_xlabel("depth [m.w.e.] (standard rock; measured: the site's medium)")
     fig.tight_layout()
-    fig.savefig(args.out, dpi=110)
+    save_figure(fig, args.out, dpi=110)
 
 
 def main():

@@ -23,6 +23,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from atomic_output import save_figure  # noqa: E402
 
 
 def attr_str(f, name):
@@ -74,7 +75,7 @@ def plot_marginals(t, bins, out):
     ax_k.legend(fontsize=7)
     fig.suptitle(f"{t['material']}, step {t['step_m'] * 100:g} cm")
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
+    save_figure(fig, out, dpi=120)
     plt.close(fig)
 
 
@@ -95,7 +96,7 @@ def plot_hist2d(t, b, out):
     ax.set_title(f"{t['material']}, {t['step_m'] * 100:g} cm, {bin_label(t, b)}\n"
                  f"(zero-loss or zero-kick floor bins: {zero:.2%})", fontsize=9)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
+    save_figure(fig, out, dpi=120)
     plt.close(fig)
 
 
@@ -119,7 +120,7 @@ def plot_mean_loss(t, out):
     ax.grid(alpha=0.3, axis="y")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
+    save_figure(fig, out, dpi=120)
     plt.close(fig)
 
 

@@ -19,6 +19,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from atomic_output import save_figure  # noqa: E402
 
 
 def step(ax, h, colour="C0", scale=1.0):
@@ -132,7 +133,7 @@ def main():
         fig, axes = plt.subplots(1, 2, figsize=(12, 5))
         depth_panels(axes, args.depths, args.measured, medium)
     fig.tight_layout()
-    fig.savefig(args.out, dpi=100)
+    save_figure(fig, args.out, dpi=100)
 
 
 if __name__ == "__main__":

@@ -21,13 +21,18 @@ message as the command line.
 """
 
 from . import _fastmu  # noqa: F401 - the extension, for advanced use
-from ._fastmu import (Error, FieldMap, Geometry, Table, __version__, have_cuda, cuda_available,
-                      read_muons)
+from ._fastmu import (Error, FieldMap, Geometry, Table, __version__, have_cuda, cuda_available)
 from . import examples, materials, physics, ship
+from ._guards import guard_class as _guard_class, guard_module as _guard_module
 from .tables import build_table, load_table, table_cache_dir
-from .transport import transport, is_device_array, STATUS
+from .transport import transport, is_device_array, read_muons, STATUS
 from .flux import flux, flux_intensity, flux_rate
 from .underground import underground
+
+# Wrong argument types give one fastmu.Error line, not pybind11's dump.
+for _cls in (FieldMap, Geometry, Table):
+    _guard_class(_cls, _cls.__name__)
+_guard_module(materials, "materials")
 
 __all__ = [
     "Error", "FieldMap", "Geometry", "Table", "STATUS",

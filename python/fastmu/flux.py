@@ -18,7 +18,7 @@ import numbers
 import numpy as np
 
 from . import _fastmu
-from ._checks import integer
+from ._checks import integer, real, reals
 from ._fastmu import Error
 
 COLUMNS = ("px", "py", "pz", "x", "y", "z", "pdg", "weight")
@@ -26,7 +26,7 @@ CHARGE_RATIO = _fastmu._flux_charge_ratio  # mu+ / mu-
 
 
 def _area(area):
-    values = tuple(float(v) for v in area)
+    values = reals("area", area, 4, -1e5, 1e5)
     if len(values) != 4:
         raise Error(f"flux: area must be (x0, x1, y0, y1), got {len(values)} values")
     return values
@@ -48,8 +48,9 @@ def flux(n, e_min=1.0, e_max=1e5, zenith_max=85.0, gamma=2.0, area=(-0.5, 0.5, -
     """
     if not isinstance(n, numbers.Integral) or isinstance(n, bool) or n < 0:
         raise Error(f"flux: n must be an integer >= 0, got {n!r}")
-    return _fastmu._flux_sample(integer("n", n), float(e_min), float(e_max), float(zenith_max),
-                                float(gamma), float(cos_power), _area(area), float(z),
+    return _fastmu._flux_sample(integer("n", n), real("e_min", e_min), real("e_max", e_max),
+                                real("zenith_max", zenith_max), real("gamma", gamma),
+                                real("cos_power", cos_power), _area(area), real("z", z, -1e5, 1e5),
                                 integer("seed", seed), integer("threads", threads))
 
 
@@ -60,8 +61,12 @@ def flux_intensity(energy, zenith_deg):
     `zenith_deg` [degrees]: arrays of any broadcastable shapes, or scalars.
     0 where the zenith angle is 90 degrees or more or the energy is at most
     the muon mass."""
-    e, t = np.broadcast_arrays(np.asarray(energy, dtype=np.float64),
-                               np.asarray(zenith_deg, dtype=np.float64))
+    try:
+        e, t = np.broadcast_arrays(np.asarray(energy, dtype=np.float64),
+                                   np.asarray(zenith_deg, dtype=np.float64))
+    except (TypeError, ValueError) as err:
+        raise Error(f"flux_intensity: energy and zenith_deg must be numbers or arrays of "
+                    f"broadcastable shapes ({str(err).splitlines()[0]})") from None
     c = np.where(t < 90.0, np.cos(np.radians(t)), 0.0)  # cos(90 deg) rounds above 0
     out = _fastmu._flux_intensity(np.ascontiguousarray(e).ravel(),
                                   np.ascontiguousarray(c).ravel()).reshape(e.shape)
@@ -73,7 +78,8 @@ def flux_rate(e_min=1.0, e_max=1e5, zenith_max=85.0, area=(-0.5, 0.5, -0.5, 0.5)
     zenith angle below zenith_max degrees through the horizontal rectangle
     `area` [m]: the flux integrated numerically, which the sum of the
     weights of fastmu.flux(...) estimates."""
-    return _fastmu._flux_rate(float(e_min), float(e_max), float(zenith_max), _area(area))
+    return _fastmu._flux_rate(real("e_min", e_min), real("e_max", e_max),
+                              real("zenith_max", zenith_max), _area(area))
 
 
 __all__ = ["flux", "flux_intensity", "flux_rate", "COLUMNS", "CHARGE_RATIO"]

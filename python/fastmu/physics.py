@@ -11,8 +11,8 @@ p0, px, py, pz, x, y, z (GeV/c, metres); a stopped muon has px = py = pz = 0.
     t = fastmu.physics.transport("G4_Fe", thickness=10.0, p=50.0, n=1000)
 """
 
-from ._checks import integer
-from ._fastmu import Error
+from ._checks import MAX_FIELD, MAX_STEP, TOP_MOMENTUM, integer, positive, reals, text
+from ._fastmu import Error  # noqa: F401 - kept: fastmu.physics.Error as before
 from ._fastmu import physics as _p
 
 COLUMNS = ("p0", "px", "py", "pz", "x", "y", "z")
@@ -24,7 +24,9 @@ def sample(material, p, p_max=None, step=0.02, n=10000, charge=-1, seed=1, threa
     `step` [m] filled with `material`, momentum (0, 0, p0) with p0 uniform in
     [p, p_max] (p_max = p by default), recorded where they leave it.
     Returns an (n, 7) array p0, px, py, pz, x, y, z."""
-    return _p.sample(material, float(p), None if p_max is None else float(p_max), float(step),
+    return _p.sample(text("material", material), positive("p", p, TOP_MOMENTUM),
+                     None if p_max is None else positive("p_max", p_max, TOP_MOMENTUM),
+                     positive("step", step, MAX_STEP),
                      integer("n", n), integer("charge", charge), integer("seed", seed),
                      integer("threads", threads), bool(photonuclear), bool(decay))
 
@@ -34,11 +36,11 @@ def transport(material, thickness, p, p_max=None, n=10000, charge=-1, field=(0.0
     """Slab transport: muons start at the origin along +z through `material`
     filling 0 <= z <= thickness [m] (|x|, |y| <= 20 m) with a uniform field
     [T], recorded where they leave it. Returns an (n, 7) array."""
-    field = tuple(float(b) for b in field)
-    if len(field) != 3:
-        raise Error("physics.transport: field must have 3 components (Bx, By, Bz)")
-    return _p.transport(material, float(thickness), float(p),
-                        None if p_max is None else float(p_max), integer("n", n),
+    field = reals("field", field, 3, -MAX_FIELD, MAX_FIELD)
+    return _p.transport(text("material", material), positive("thickness", thickness, 1e5),
+                        positive("p", p, TOP_MOMENTUM),
+                        None if p_max is None else positive("p_max", p_max, TOP_MOMENTUM),
+                        integer("n", n),
                         integer("charge", charge), field, integer("seed", seed),
                         integer("threads", threads), bool(photonuclear), bool(decay))
 

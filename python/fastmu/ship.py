@@ -16,6 +16,7 @@ import json
 import numpy as np
 
 from . import _fastmu
+from ._checks import MAX_STEP, TOP_MOMENTUM, integer, path, real
 from ._fastmu import Error, Geometry
 from .transport import _Recent, is_device_array
 
@@ -52,7 +53,7 @@ def muons(n, seed=1):
     """The spec's synthetic flux: n muons, mu+ and mu- alternately, from the origin,
     |p| log-uniform in [1, 350] GeV/c, pt exponential with mean 0.6 GeV/c; an (n, 8)
     float32 array px,py,pz,x,y,z,pdg,weight (the muons of `fastmu run --example ship`)."""
-    return _fastmu._ship_muons(int(n), int(seed))
+    return _fastmu._ship_muons(integer("n", n), integer("seed", seed))
 
 
 # Geometries of the shapes (every column but B) seen last, by world material:
@@ -155,10 +156,15 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     steps in SIMD lanes, equal up to float rounding, so the hard count may
     differ from fastmu.transport's by a rare muon.
     """
-    params = np.array(params, dtype=np.float64)
+    try:
+        params = np.array(params, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise Error("params: not an array of numbers of shape (n_magnets, 15)") from None
     if params.ndim != 2 or params.shape[1] != 15:
         raise Error(f"ship parameters: expected an array of shape (n_magnets, 15), got "
                     f"{params.shape}")
+    if not np.all(np.isfinite(params)):
+        raise Error("params: every entry must be a finite number (cm and T)")
     if backend not in ("auto", "cpu", "cuda"):
         raise Error(f"backend: '{backend}' is not one of auto, cpu, cuda")
     if method not in ("adjoint", "tangent"):
@@ -167,15 +173,17 @@ def objective(muons, params, seed=1, smoothing=0.05, gradient=True, backend="aut
     magnet, field, dfield = _fastmu._ship_field_parameters(params)
     geo = _shape_geometry(params, world_material)
     if cache is not True and cache is not False and cache is not None:
-        cache = str(cache)
+        cache = path("cache", cache)
     if isinstance(muons, str) or hasattr(muons, "__fspath__"):
-        import os
-        muons = _fastmu.read_muons(os.fspath(muons))
-    kw = dict(step=float(step), seed=int(seed), p_kill=float(p_kill), max_steps=int(max_steps),
-              smoothing=float(smoothing), plane=0, gradient=bool(gradient),
-              threads=int(threads), first_id=int(first_id), per_muon=bool(details),
-              boundary_softening=float(boundary_softening), max_tangent=float(max_tangent),
-              long_steps=int(long_steps), method=method)
+        muons = _fastmu.read_muons(path("muons", muons))
+    kw = dict(step=real("step", step, 0.0, MAX_STEP), seed=integer("seed", seed),
+              p_kill=real("p_kill", p_kill, 0.0, TOP_MOMENTUM),
+              max_steps=integer("max_steps", max_steps), smoothing=real("smoothing", smoothing, 0.0),
+              plane=0, gradient=bool(gradient), threads=integer("threads", threads),
+              first_id=integer("first_id", first_id), per_muon=bool(details),
+              boundary_softening=real("boundary_softening", boundary_softening, 0.0),
+              max_tangent=real("max_tangent", max_tangent, 0.0),
+              long_steps=integer("long_steps", long_steps), method=method)
     tables = _normalise_tables(tables)
     if not is_device_array(muons):
         muons = np.asarray(muons)

@@ -8,9 +8,16 @@
 """
 
 from . import _fastmu
-from ._checks import integer
+from ._checks import TOP_MOMENTUM, MAX_STEP, integer, positive, real, text
+from ._checks import path as file_name
 
-load_table = _fastmu.load_table
+
+
+def load_table(path, *args, **kwargs):
+    return _fastmu.load_table(file_name("path", path), *args, **kwargs)
+
+
+load_table.__doc__ = _fastmu.load_table.__doc__
 
 
 def build_table(material, step=0.02, p_min=0.18, p_max=400.0, p_bins=95, binning="log",
@@ -24,10 +31,13 @@ def build_table(material, step=0.02, p_min=0.18, p_max=400.0, p_bins=95, binning
     samples: minutes on many cores); use fewer samples for quick studies.
     Runs on `threads` threads (0: all cores) with the GIL released."""
     return _fastmu._build_table(
-        str(material), float(step), float(p_min), float(p_max), integer("p_bins", p_bins),
-        str(binning), integer("samples_per_bin", samples_per_bin),
+        text("material", material), positive("step", step, MAX_STEP),
+        positive("p_min", p_min, TOP_MOMENTUM), positive("p_max", p_max, TOP_MOMENTUM),
+        integer("p_bins", p_bins), text("binning", binning),
+        integer("samples_per_bin", samples_per_bin),
         integer("hist_bins", hist_bins), integer("seed", seed), integer("threads", threads),
-        integer("charge", charge), float(epsilon), integer("pilot_muons", pilot_muons),
+        integer("charge", charge), real("epsilon", epsilon, 0.0, 1.0, lo_open=True),
+        integer("pilot_muons", pilot_muons),
         integer("pilot_probes", pilot_probes), bool(progress))
 
 

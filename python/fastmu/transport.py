@@ -19,7 +19,8 @@ import os
 import numpy as np
 
 from . import _fastmu
-from ._checks import integer
+from ._checks import MAX_STEP, TOP_MOMENTUM, integer, path, real, text
+from ._checks import path as _file_name
 from ._fastmu import Error
 
 # interfaces.md "Transport output".
@@ -53,8 +54,15 @@ def is_device_array(obj):
         return False
 
 
+def read_muons(path):  # noqa: F811 - the argument's name is the API's
+    return _fastmu.read_muons(_file_name("path", path))
+
+
+read_muons.__doc__ = _fastmu.read_muons.__doc__
+
+
 def _as_table(t):
-    return t if isinstance(t, _fastmu.Table) else _fastmu.load_table(str(t))
+    return t if isinstance(t, _fastmu.Table) else _fastmu.load_table(path("tables", t))
 
 
 def _normalise_tables(tables):
@@ -71,6 +79,9 @@ def _normalise_tables(tables):
                 raise Error(f"tables: the table given for '{material}' is for '{t.material}'")
             out.append(t)
         return out
+    if not isinstance(tables, (list, tuple)):
+        raise Error(f"tables: {type(tables).__name__} is not None, a Table, a table file, "
+                    "a list of them or a dict {material: Table or file}")
     return [_as_table(t) for t in tables]
 
 
@@ -114,13 +125,14 @@ def _as_geometry(geometry):
         except (TypeError, ValueError):
             key = None
         return _GEOMETRIES.get(key, lambda: _fastmu.Geometry.from_dict(geometry))
-    path = os.path.realpath(os.fspath(geometry))
+    given = path("geometry", geometry)  # a Geometry, a dict or a JSON file
+    file = os.path.realpath(given)
     try:
-        st = os.stat(path)
-        key = ("file", path, st.st_mtime_ns, st.st_size)
+        st = os.stat(file)
+        key = ("file", file, st.st_mtime_ns, st.st_size)
     except OSError:
         key = None  # from_json names the missing file
-    return _GEOMETRIES.get(key, lambda: _fastmu.Geometry.from_json(str(geometry)))
+    return _GEOMETRIES.get(key, lambda: _fastmu.Geometry.from_json(given))
 
 
 def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p_kill=0.18,
@@ -187,6 +199,10 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     gpus, first_id, long_steps = integer("gpus", gpus), integer("first_id", first_id), integer(
         "long_steps", long_steps)
     geometry = _as_geometry(geometry)
+    # Numbers here; their ranges where the command line checks them (the same lines).
+    step = real("step", step, 0.0, MAX_STEP)
+    p_kill = real("p_kill", p_kill, 0.0, TOP_MOMENTUM)
+    above_tables = text("above_tables", above_tables)
     if backend not in ("auto", "cpu", "cuda"):
         raise Error(f"backend: '{backend}' is not one of auto, cpu, cuda")
     if engine == "detailed":
@@ -206,7 +222,7 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     if field_map is not None and not isinstance(field_map, _fastmu.FieldMap):
         raise Error("transport: field_map must be a fastmu.FieldMap or None")
     if cache is not True and cache is not False and cache is not None:
-        cache = str(cache)
+        cache = path("cache", cache)
     options = dict(step=float(step), seed=int(seed), p_kill=float(p_kill),
                    max_steps=int(max_steps), all=bool(all), threads=int(threads),
                    long_steps=int(long_steps), above_tables=str(above_tables), decay=decay,
@@ -214,7 +230,7 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
     if int(gpus) < 0:
         raise Error(f"gpus: {gpus} is negative")
     if isinstance(muons, str) or hasattr(muons, "__fspath__"):
-        muons = _fastmu.read_muons(os.fspath(muons))
+        muons = _fastmu.read_muons(path("muons", muons))
     if is_device_array(muons):
         return _transport_device(muons, geometry, tables, cache, backend, field_map, options)
     options["gpus"] = int(gpus)
@@ -229,6 +245,8 @@ def transport(muons, geometry, tables=None, backend="auto", step=0.02, seed=1, p
 
 def _p_max_value(p_max):
     """p_max= as the bindings take it: 0 for 'auto', else the number (checked there)."""
+    if isinstance(p_max, bool):
+        raise Error(f"p_max: {p_max} is neither 'auto' nor a momentum in [1, 100000] GeV/c")
     if isinstance(p_max, str):
         if p_max == "auto":
             return 0.0

@@ -14,6 +14,7 @@ GPU when there is one) and kept in the table cache; later calls reuse it.
 import json
 
 from . import _fastmu
+from ._checks import integer, real, text
 from ._fastmu import Error
 
 
@@ -33,15 +34,23 @@ def underground(depth=0.0, rock_depth=0.0, rock="standard_rock", density=0.0, co
     granite, water, ice, sea_water, or the name of a custom rock given by `composition` (mass
     fractions by element symbol) and `density` [g/cm3].
     """
+    if composition is not None and not isinstance(composition, dict):
+        raise Error("composition: must be a dict {element symbol: mass fraction} or None")
+    if isinstance(depths, (str, bytes)) or not hasattr(depths, "__iter__"):
+        raise Error(f"depths: {depths!r:.40} is not a sequence of depths in m.w.e.")
     request = {
-        "depth": float(depth), "rock_depth": float(rock_depth), "rock": str(rock),
-        "density": float(density),
-        "composition": {str(k): float(v) for k, v in (composition or {}).items()},
-        "depths": [float(d) for d in depths], "zenith_max": float(zenith_max),
-        "zenith_bins": int(zenith_bins), "azimuth_bins": int(azimuth_bins),
-        "energy_bins": int(energy_bins), "table_muons": int(table_muons), "seed": int(seed),
-        "backend": str(backend), "threads": int(threads), "progress": bool(progress),
+        "depth": real("depth", depth, 0.0, 1e5), "rock_depth": real("rock_depth", rock_depth,
+                                                                      0.0, 1e5),
+        "rock": text("rock", rock), "density": real("density", density, 0.0, 1e3),
+        "composition": {text("composition key", k): real(f"composition[{k!r}]", v, 0.0)
+                        for k, v in (composition or {}).items()},
+        "depths": [real("depths", d, 0.0, 1e5) for d in depths],
+        "zenith_max": real("zenith_max", zenith_max, 0.0, 90.0),
+        "zenith_bins": integer("zenith_bins", zenith_bins),
+        "azimuth_bins": integer("azimuth_bins", azimuth_bins),
+        "energy_bins": integer("energy_bins", energy_bins),
+        "table_muons": integer("table_muons", table_muons), "seed": integer("seed", seed),
+        "backend": text("backend", backend), "threads": integer("threads", threads),
+        "progress": bool(progress),
     }
-    if request["table_muons"] < 0 or request["seed"] < 0:
-        raise Error("underground: table_muons and seed must be >= 0")
     return json.loads(_fastmu._underground(json.dumps(request)))

@@ -33,10 +33,45 @@ const char* to_string(FieldSymmetry s) {
   return s == FieldSymmetry::quadrant ? "quadrant" : "none";
 }
 
-std::shared_ptr<FieldMapParams> from_array(const CArray<float>& b, std::array<double, 3> lo,
-                                           std::array<double, 3> hi,
-                                           const std::string& interpolation,
-                                           const std::string& symmetry) {
+// Arguments taken as Python objects and checked here: a wrong type gives
+// one line naming the argument, not pybind11's list of every argument.
+std::array<double, 3> corner(const py::handle& v, const char* name) {
+  std::array<double, 3> out{};
+  bool ok = py::isinstance<py::sequence>(v) && !py::isinstance<py::str>(v) && py::len(v) == 3;
+  for (std::size_t i = 0; ok && i < 3; ++i) {
+    const py::handle x = v[py::int_(i)];
+    ok = (py::isinstance<py::float_>(x) || py::isinstance<py::int_>(x) ||
+          py::hasattr(x, "__float__")) &&
+         !py::isinstance<py::bool_>(x);
+    if (ok) {
+      try {
+        out[i] = x.cast<double>();
+      } catch (const py::cast_error&) {
+        ok = false;
+      }
+    }
+  }
+  if (!ok)
+    throw Error(std::string("field map: ") + name + " must be 3 numbers (x, y, z) in metres");
+  return out;
+}
+
+std::string text(const py::handle& v, const char* name) {
+  if (!py::isinstance<py::str>(v))
+    throw Error(std::string("field map: ") + name + " must be a string");
+  return v.cast<std::string>();
+}
+
+std::shared_ptr<FieldMapParams> from_array(const py::object& field, const py::object& min,
+                                           const py::object& max, const py::object& interp,
+                                           const py::object& sym) {
+  const auto lo = corner(min, "min"), hi = corner(max, "max");
+  const std::string interpolation = text(interp, "interpolation"), symmetry = text(sym, "symmetry");
+  CArray<float> b = CArray<float>::ensure(field);
+  if (!b) {
+    PyErr_Clear();
+    throw Error("field map: B must be an array of numbers of shape (nx, ny, nz, 3)");
+  }
   if (b.ndim() != 4 || b.shape(3) != 3) {
     std::string shape = "(";
     for (py::ssize_t i = 0; i < b.ndim(); ++i)

@@ -10,6 +10,7 @@
 #include "Bindings.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Version.hh"
+#include "fastmu/io/Hdf5.hh"
 
 namespace py = pybind11;
 
@@ -41,6 +42,9 @@ std::string python_names(const std::string& message) {
 }  // namespace
 
 PYBIND11_MODULE(_fastmu, m) {
+  // No close of HDF5 files at exit (Hdf5.hh says why); a no-op where h5py
+  // started the library first.
+  fastmu::io::h5::no_close_at_exit();
   // pybind11 before 2.12 does not know NumPy 2's array descriptors: arrays
   // would cross the boundary with wrong sizes and contents, silently. Refuse
   // to load instead (Debian 12 ships pybind11 2.10 with NumPy 1.24).

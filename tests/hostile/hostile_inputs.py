@@ -7,6 +7,10 @@ the files it reads and the class of outcome it must have.
   ok     exit status 0
   any    either of the two (the case checks the invariants only)
 
+Full-disk cases run with a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored:
+writes past it fail with EFBIG, as on a full disk, without root) and check
+that the output is absent or, when it existed, unchanged.
+
 Every case, whatever its class: no signal, at most --timeout seconds, no
 `internal error`, HDF5 diagnostics or stack dumps on stderr, the input files
 byte for byte unchanged and no temporary file (`.NAME.part<pid>`) left in its
@@ -21,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -45,10 +50,12 @@ RUN_FAST = ["--p-max", "2", "--threads", "1"]
 
 class Case:
     def __init__(self, name, argv, files=None, expect="error", mention=None, setup=None,
-                 interrupt=None, check=None):
+                 interrupt=None, check=None, file_limit=None, env=None):
         self.name, self.argv, self.files = name, argv, files or {}
         self.expect, self.mention, self.setup = expect, mention, setup
         self.interrupt, self.check = interrupt, check
+        self.file_limit = file_limit  # bytes a written file may reach
+        self.env = env  # extra environment; "{dir}" stands for the case's folder
 
 
 def geometry(**changes):
@@ -300,8 +307,170 @@ def data_loss_cases():
         big = MUON_HEADER + "\n" + "\n".join(MUON_ROWS * 100000) + "\n"
         cases.append(run_case(run_cmd("--chunk-rows", "1000", out="big.csv"), {"m.csv": big},
                               "any", None, name=f"run interrupted by {sig}", interrupt=sig))
+    # Extending a cached ladder rewrites the cache's own file: not an input the output replaces.
+    def copy_cache(d):
+        shutil.copytree(os.environ["FASTMU_CACHE"], os.path.join(d, "cache"),
+                        ignore=shutil.ignore_patterns("*.lock", ".*"))
+    cases.append(run_case(run_cmd()[:-4] + ["--p-max", "4", "--threads", "1"], {}, "ok", None,
+                          name="cache extends its own ladder", setup=copy_cache,
+                          env={"FASTMU_CACHE": "{dir}/cache"}))
     cases.append(run_case(run_cmd(), {}, "ok", None, name="cache sweeps a dead process's .part",
                           setup=stale_part, check=stale_part_gone))
+    return cases
+
+
+def full_disk_cases():
+    """Outputs larger than the file size limit: exit 1, one line naming the output, no
+    output and no temporary file; an output that existed before is unchanged."""
+    cases = []
+    big = muons(MUON_ROWS * 3000)  # about 0.2 MB in, 0.6 MB out
+
+    def absent(name):
+        def check(d):
+            return "output %s exists after a failed write" % name if os.path.exists(
+                os.path.join(d, name)) else None
+        return check
+
+    limit = 64 * 1024
+    for out, extra in [("o.csv", []), ("o.h5", []), ("o.h5", ["--compression", "gzip:1"])]:
+        cases.append(run_case(run_cmd(*extra, out=out), {"m.csv": big}, "error", out,
+                              name="full disk: run --out %s %s" % (out, " ".join(extra)),
+                              check=absent(out), file_limit=limit))
+    # An existing output stays as it was (the digest of every file is compared).
+    cases.append(run_case(run_cmd(out="old.csv"), {"m.csv": big, "old.csv": "keep me\n"},
+                          "error", "old.csv", name="full disk: run over an existing output",
+                          file_limit=limit))
+    build = ["tables", "build", "--material", "G4_Fe", "--step", "0.05", "--p-min", "0.18",
+             "--p-max", "2", "--p-bins", "3", "--samples-per-bin", "50", "--hist-bins", "8",
+             "--threads", "1", "--out", "t.h5"]
+    for kb in (1, 8):
+        cases.append(Case("full disk: tables build --out at %d KiB" % kb, build, {}, "error",
+                          "t.h5", check=absent("t.h5"), file_limit=kb * 1024))
+    sample = ["physics", "sample", "--material", "G4_Fe", "--p", "10", "--n", "20000", "--step",
+              "0.1", "--threads", "1", "--out"]
+    for out in ("s.csv", "s.h5"):
+        cases.append(Case("full disk: physics sample --out " + out, sample + [out], {}, "error",
+                          out, check=absent(out), file_limit=limit))
+    # A cold table cache on a full disk: the cache file fails, nothing half-written stays.
+    def cache_clean(d):
+        cache = os.path.join(d, "cache")
+        left = [f for f in os.listdir(cache) if not f.endswith(".lock")] if os.path.isdir(
+            cache) else []
+        return "cache holds %s after a failed write" % left if left else None
+    cases.append(run_case(run_cmd(), {}, "error", "cache", name="full disk: a cold table cache",
+                          check=cache_clean, file_limit=4096, env={"FASTMU_CACHE": "{dir}/cache"}))
+    cases.append(run_case(["geometry", "export", "--geometry", "g.json", "--gdml", "g.gdml"], {},
+                          "error", "g.gdml", name="full disk: geometry export --gdml",
+                          check=absent("g.gdml"), file_limit=256))
+    cases.append(Case("full disk: physics transport --out",
+                      ["physics", "transport", "--material", "G4_Fe", "--p", "10", "--n", "20000",
+                       "--thickness", "0.1", "--threads", "1", "--out", "t.h5"], {}, "error",
+                      "t.h5", check=absent("t.h5"), file_limit=limit))
+    cases.append(Case("full disk: flux --out", ["flux", "--n", "20000", "--out", "f.csv"], {},
+                      "error", "f.csv", check=absent("f.csv"), file_limit=limit))
+    return cases
+
+
+def h5_muons(d, name="m.h5", **dataset):
+    """A valid muon file as h5py writes it; `dataset` as for create_dataset."""
+    import h5py
+    import numpy as np
+    rows = np.array([[float(v) for v in r.split(",")] for r in MUON_ROWS])
+    with h5py.File(os.path.join(d, name), "w") as f:
+        ds = f.create_dataset("muons", data=rows, **dataset) if "external" not in dataset else \
+            f.create_dataset("muons", shape=rows.shape, dtype="f8", **dataset)
+        ds.attrs["columns"] = MUON_HEADER
+    return rows
+
+
+def h5_link_setup(kind):
+    """m.h5 whose 'muons' is not a plain dataset of the file itself."""
+    def setup(d):
+        import h5py
+        h5_muons(d, "other.h5")
+        if kind == "external storage":
+            rows = h5_muons(d, external=[("raw.bin", 0, 3 * 7 * 8)])
+            rows.astype("<f8").tofile(os.path.join(d, "raw.bin"))
+            return
+        if kind == "external storage outside":
+            h5_muons(d, external=[("/etc/hostname", 0, 3 * 7 * 8)])
+            return
+        with h5py.File(os.path.join(d, "m.h5"), "w") as f:
+            if kind == "external link":
+                f["muons"] = h5py.ExternalLink("other.h5", "/muons")
+            elif kind == "external link to a missing file":
+                f["muons"] = h5py.ExternalLink("missing.h5", "/muons")
+            elif kind == "external link to itself":
+                f["muons"] = h5py.ExternalLink("m.h5", "/muons")
+            elif kind == "soft link":
+                f.create_dataset("data", data=[[0.0] * 7])
+                f["muons"] = h5py.SoftLink("/data")
+            elif kind == "dangling soft link":
+                f["muons"] = h5py.SoftLink("/nothing")
+            elif kind == "virtual":
+                layout = h5py.VirtualLayout(shape=(3, 7), dtype="f8")
+                layout[:] = h5py.VirtualSource("other.h5", "muons", shape=(3, 7))
+                f.create_virtual_dataset("muons", layout)
+    return setup
+
+
+def h5_link_cases():
+    cases = []
+    try:
+        import h5py  # noqa: F401
+    except ImportError:
+        return cases
+    for kind, mention in [("external link", "external link"),
+                          ("external link to a missing file", "external link"),
+                          ("external link to itself", "external link"),
+                          ("soft link", "soft link"), ("dangling soft link", "soft link"),
+                          ("external storage", "external files"),
+                          ("external storage outside", "external files"),
+                          ("virtual", "virtual")]:
+        cases.append(run_case(run_cmd()[:4] + ["m.h5"] + run_cmd()[5:], {}, "error", mention,
+                              name="hdf5 muons: " + kind, setup=h5_link_setup(kind)))
+    cases.append(run_case(run_cmd()[:4] + ["m.h5"] + run_cmd()[5:], {}, "ok", None,
+                          name="hdf5 muons: written by h5py", setup=lambda d: h5_muons(d)))
+    return cases
+
+
+def table_link_setup(kind, dataset):
+    """t.h5, a valid table whose `dataset` is moved out of the file."""
+    def setup(d):
+        import h5py
+        import numpy as np
+        copy_table(d)
+        shutil.copy(os.path.join(d, "t.h5"), os.path.join(d, "other.h5"))
+        with h5py.File(os.path.join(d, "t.h5"), "a") as f:
+            data = f[dataset][()]
+            del f[dataset]
+            if kind == "external link":
+                f[dataset] = h5py.ExternalLink("other.h5", dataset)
+            elif kind == "soft link":
+                f.create_dataset("copy", data=data)
+                f[dataset] = h5py.SoftLink("/copy")
+            else:
+                raw = dataset + ".bin"
+                np.ascontiguousarray(data).tofile(os.path.join(d, raw))
+                f.create_dataset(dataset, shape=data.shape, dtype=data.dtype,
+                                 external=[(raw, 0, data.nbytes)])
+    return setup
+
+
+def table_link_cases():
+    cases = []
+    try:
+        import h5py  # noqa: F401
+    except ImportError:
+        return cases
+    for kind, mention in [("external link", "external link"), ("soft link", "soft link"),
+                          ("external storage", "external files")]:
+        for dataset in ("mean_loss", "momentum_edges"):
+            setup = table_link_setup(kind, dataset)
+            cases.append(run_case(run_cmd("--tables", "t.h5"), {}, "error", mention,
+                                  name="table %s: %s" % (dataset, kind), setup=setup))
+            cases.append(Case("tables info, %s: %s" % (dataset, kind), ["tables", "info", "t.h5"],
+                              {}, "any", None, setup=setup))
     return cases
 
 
@@ -353,8 +522,11 @@ def stale_part_gone(d):
 
 
 def digest(d):
+    """Hashes of the case's files; its own table cache (`cache/`) is fastmu's to rewrite."""
     out = {}
-    for root, _, names in os.walk(d):
+    for root, dirs, names in os.walk(d):
+        if root == d and "cache" in dirs:
+            dirs.remove("cache")
         for n in names:
             p = os.path.join(root, n)
             if os.path.islink(p) or not os.path.isfile(p):
@@ -373,6 +545,15 @@ def default_signals():
         signal.signal(sig, signal.SIG_DFL)
 
 
+def limited_files(limit):
+    """default_signals() and a file size limit: a write past `limit` bytes fails with EFBIG."""
+    def start():
+        default_signals()
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return start
+
+
 def execute(binary, case, timeout, root, index):
     d = os.path.join(root, "case%04d" % index)
     os.makedirs(d)
@@ -386,9 +567,14 @@ def execute(binary, case, timeout, root, index):
     inputs = digest(d)
     outputs = {a for i, a in enumerate(case.argv)
                if i > 0 and case.argv[i - 1] in ("--out", "--gdml")}
-    proc = subprocess.Popen([binary] + case.argv, cwd=d, stdout=subprocess.PIPE,
+    env = None
+    if case.env:
+        env = dict(os.environ)
+        env.update({k: v.replace("{dir}", d) for k, v in case.env.items()})
+    proc = subprocess.Popen([binary] + case.argv, cwd=d, stdout=subprocess.PIPE, env=env,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                            preexec_fn=default_signals)
+                            preexec_fn=limited_files(case.file_limit) if case.file_limit
+                            else default_signals)
     sent = None
     try:
         if case.interrupt:
@@ -475,7 +661,8 @@ def main():
     try:
         TABLE["bytes"] = make_table(binary, root) if not args.list else b""
         cases = (option_cases() + geometry_cases() + muon_cases() + data_loss_cases() +
-                 table_cases(TABLE["bytes"]))
+                 full_disk_cases() + h5_link_cases() + table_cases(TABLE["bytes"]) +
+                 (table_link_cases() if TABLE["bytes"] else []))
         cases = [c for c in cases if args.filter in c.name]
         if args.list:
             for c in cases:

@@ -103,14 +103,15 @@ void write_samples(const std::string& path, const std::vector<MuonSample>& sampl
     static_assert(sizeof(MuonSample) == 7 * sizeof(double) &&
                   std::is_standard_layout_v<MuonSample>);
     io::AtomicOutput out(path);
-    {
-      io::h5::Handle file = io::h5::create_file(out.temp_path().string());
+    out.write([&](const std::filesystem::path& temp) {
+      io::h5::Handle file = io::h5::create_file(temp.string());
       io::h5::write_dataset<double>(file.get(), "muons", {samples.size(), 7},
                                     reinterpret_cast<const double*>(samples.data()), c);
       io::h5::Handle ds(H5Dopen2(file.get(), "muons", H5P_DEFAULT));
       io::h5::write_attribute(ds.get(), "columns", std::string("p0,px,py,pz,x,y,z"));
-    }
-    out.commit();
+      ds.reset();
+      io::h5::close_written_file(file);
+    });
     return;
   }
   io::ColumnTable table;

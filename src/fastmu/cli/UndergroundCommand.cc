@@ -76,7 +76,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   {
     std::ofstream f(out.temp_path());
     f << text;
-    if (!f) throw Error(fmt::format("{}: write failed", path.string()));
+    io::close_checked(f, path);
   }
   out.commit();
 }

@@ -183,7 +183,9 @@ void run_validate(const ValidateArgs& a) {
   write_transport_result(dir / "detailed.csv", detailed, true, true);
   {
     io::AtomicOutput out(dir / "tolerances.json");
-    std::ofstream(out.temp_path()) << tol.dump(2) << '\n';
+    std::ofstream f(out.temp_path());
+    f << tol.dump(2) << '\n';
+    io::close_checked(f, dir / "tolerances.json");
     out.commit();
   }
   nlohmann::json planes = nlohmann::json::array();

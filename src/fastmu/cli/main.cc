@@ -16,6 +16,7 @@
 #include "fastmu/io/InputFiles.hh"
 
 int main(int argc, char** argv) {
+  fastmu::io::h5::no_close_at_exit();  // first: before HDF5 starts (Hdf5.hh says why)
   fastmu::trace("main: start");
   fastmu::io::track_inputs();             // no output of a command replaces one of its inputs
   fastmu::io::h5::silence_hdf5_errors();  // one line per error, fastmu's own

@@ -107,8 +107,8 @@ FieldMapParams FieldMapParams::from_hdf5(const std::filesystem::path& file,
 
 void FieldMapParams::write_hdf5(const std::filesystem::path& file) const {
   io::AtomicOutput out(file);
-  {
-    io::h5::Handle f = io::h5::create_file(out.temp_path().string());
+  out.write([&](const std::filesystem::path& temp) {
+    io::h5::Handle f = io::h5::create_file(temp.string());
     io::h5::write_dataset<float>(f.get(), "B", {shape_[0], shape_[1], shape_[2], 3}, b_.data());
     // On the dataset and on the root group: readers may look at either.
     io::h5::Handle d(H5Dopen2(f.get(), "B", H5P_DEFAULT));
@@ -116,8 +116,9 @@ void FieldMapParams::write_hdf5(const std::filesystem::path& file) const {
       io::h5::write_attribute(holder, "min", std::vector<double>(lo_.begin(), lo_.end()));
       io::h5::write_attribute(holder, "max", std::vector<double>(hi_.begin(), hi_.end()));
     }
-  }
-  out.commit();
+    d.reset();
+    io::h5::close_written_file(f);
+  });
 }
 
 }  // namespace fastmu

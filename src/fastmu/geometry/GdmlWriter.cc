@@ -220,14 +220,14 @@ void write_gdml(const GeometryParams& g, const MaterialLibrary& materials,
   {
     std::ofstream f(gdml_out.temp_path());
     f << text;
-    if (!f) throw Error(fmt::format("{}: cannot write", out.string()));
+    io::close_checked(f, out);
   }
   if (sidecar) {
     io::AtomicOutput side_out(side_path);
     {
       std::ofstream f(side_out.temp_path());
       f << sidecar->dump(2) << "\n";
-      if (!f) throw Error(fmt::format("{}: cannot write", side_path.string()));
+      io::close_checked(f, side_path);
     }
     side_out.commit();
   } else {

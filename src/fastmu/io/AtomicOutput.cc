@@ -1,6 +1,7 @@
 #include "fastmu/io/AtomicOutput.hh"
 
 #include <unistd.h>
+#include <cstring>
 #include <fstream>
 #include <system_error>
 
@@ -54,6 +55,53 @@ void AtomicOutput::commit() {
   std::filesystem::rename(temp_, final_, ec);
   if (ec) throw Error("cannot write '" + final_.string() + "': " + ec.message());
   committed_ = true;
+}
+
+void AtomicOutput::write(const std::function<void(const std::filesystem::path& temp)>& body) {
+  try {
+    body(temp_);
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    if (what.rfind("cannot write '", 0) == 0) throw;  // names the output already
+    throw Error("cannot write '" + final_.string() + "': " + what);
+  }
+  commit();
+}
+
+Error write_error(const std::filesystem::path& path, const std::string& what, int err) {
+  std::string reason = err ? std::strerror(err) : "the write failed";
+  if (err == ENOSPC || err == EDQUOT) reason += " (the disk is full or over its quota)";
+  if (err == EFBIG) reason += " (the disk is full or a file size limit is reached)";
+  return Error("cannot write '" + path.string() + "': " + (what.empty() ? "" : what + ": ") +
+               reason);
+}
+
+namespace {
+
+// errno after a buffered write failed earlier: kept only when it is a
+// write's own error (another call may have set errno since).
+int write_errno() {
+  const int e = errno;
+  return e == ENOSPC || e == EFBIG || e == EDQUOT || e == EIO || e == EROFS ? e : 0;
+}
+
+}  // namespace
+
+void close_checked(std::FILE* f, const std::filesystem::path& path) {
+  const bool written = std::fflush(f) == 0 && std::ferror(f) == 0;
+  const int err = write_errno();
+  const bool closed = std::fclose(f) == 0;
+  if (!written) throw write_error(path, "", err);
+  if (!closed) throw write_error(path, "", errno);
+}
+
+void close_checked(std::ofstream& f, const std::filesystem::path& path) {
+  f.flush();
+  const int err = write_errno();
+  const bool written = static_cast<bool>(f);
+  f.close();  // a failed close sets failbit
+  if (!written) throw write_error(path, "", err);
+  if (!f) throw write_error(path, "", errno);
 }
 
 }  // namespace fastmu::io

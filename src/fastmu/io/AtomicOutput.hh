@@ -5,9 +5,15 @@
 // command reads (InputFiles.hh) nor a device, pipe or socket.
 #pragma once
 
+#include <cerrno>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <optional>
 #include <string>
+
+#include "fastmu/core/Error.hh"
 
 #include "fastmu/io/TempFiles.hh"
 
@@ -27,6 +33,9 @@ class AtomicOutput {
   const std::filesystem::path& temp_path() const { return temp_; }
   const std::filesystem::path& final_path() const { return final_; }
   void commit();  // renames the temporary file onto the final path
+  // Runs `body` on the temporary path, then commits. An Error from `body`
+  // (a failed write) is rethrown naming the final path; nothing is left.
+  void write(const std::function<void(const std::filesystem::path& temp)>& body);
 
  private:
   std::filesystem::path final_;
@@ -34,5 +43,14 @@ class AtomicOutput {
   std::optional<InterruptCleanup> cleanup_;
   bool committed_ = false;
 };
+
+// A failed write as one line: "cannot write 'PATH': WHAT: REASON", the
+// reason from errno `err` (a full disk, a file size limit or quota says so).
+Error write_error(const std::filesystem::path& path, const std::string& what, int err = errno);
+
+// Flush and close, checked: a write that failed at any point (the stream's
+// state, the flush, the close) throws write_error naming `path`.
+void close_checked(std::FILE* f, const std::filesystem::path& path);
+void close_checked(std::ofstream& f, const std::filesystem::path& path);
 
 }  // namespace fastmu::io

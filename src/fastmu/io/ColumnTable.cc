@@ -199,54 +199,56 @@ void write_table(const std::filesystem::path& path, const ColumnTable& table,
                  const std::string& dataset, const h5::Compression& compression) {
   AtomicOutput out(path);
   const std::size_t ncol = table.columns.size();
-  switch (format_from_path(path)) {
-    case TableFormat::hdf5: {
-      {
-        h5::Handle file = h5::create_file(out.temp_path().string());
-        const std::vector<hsize_t> shape = {table.rows(), ncol};
-        h5::write_dataset<double>(file.get(), dataset, shape, table.values.data(), compression);
-        h5::Handle ds(H5Dopen2(file.get(), dataset.c_str(), H5P_DEFAULT));
-        std::string names;
-        for (std::size_t c = 0; c < ncol; ++c) names += (c ? "," : "") + table.columns[c];
-        h5::write_attribute(ds.get(), "columns", names);
-      }
-      break;
-    }
-    case TableFormat::raw_f32: {
-      std::ofstream f(out.temp_path(), std::ios::binary);
-      std::vector<float> raw(table.values.begin(), table.values.end());
-      f.write(reinterpret_cast<const char*>(raw.data()), raw.size() * sizeof(float));
-      if (!f) throw Error(path.string() + ": write error");
-      break;
-    }
-    case TableFormat::csv: {
-      std::FILE* f = std::fopen(out.temp_path().c_str(), "w");
-      if (!f) throw Error(path.string() + ": cannot open for writing");
-      std::string header;
-      for (std::size_t c = 0; c < ncol; ++c) header += (c ? "," : "") + table.columns[c];
-      std::fprintf(f, "%s\n", header.c_str());
-      char buf[64];
-      std::string row;
-      for (std::size_t r = 0; r < table.rows(); ++r) {
-        row.clear();
-        for (std::size_t c = 0; c < ncol; ++c) {
-          const double v = table.values[r * ncol + c];
-          // Integral values (ids, pdg, status) print without a decimal point.
-          const bool integral = std::floor(v) == v && std::fabs(v) < 1e15;
-          const int len = integral ? std::snprintf(buf, sizeof buf, "%.0f", v)
-                                   : std::snprintf(buf, sizeof buf, "%.9g", v);
-          if (c) row.push_back(',');
-          row.append(buf, len);
+  out.write([&](const std::filesystem::path& temp) {
+    switch (format_from_path(path)) {
+      case TableFormat::hdf5: {
+        {
+          h5::Handle file = h5::create_file(temp.string());
+          const std::vector<hsize_t> shape = {table.rows(), ncol};
+          h5::write_dataset<double>(file.get(), dataset, shape, table.values.data(), compression);
+          h5::Handle ds(H5Dopen2(file.get(), dataset.c_str(), H5P_DEFAULT));
+          std::string names;
+          for (std::size_t c = 0; c < ncol; ++c) names += (c ? "," : "") + table.columns[c];
+          h5::write_attribute(ds.get(), "columns", names);
+          ds.reset();
+          h5::close_written_file(file);
         }
-        row.push_back('\n');
-        std::fputs(row.c_str(), f);
+        break;
       }
-      const bool ok = std::ferror(f) == 0;
-      if (std::fclose(f) != 0 || !ok) throw Error(path.string() + ": write error");
-      break;
+      case TableFormat::raw_f32: {
+        std::ofstream f(temp, std::ios::binary);
+        std::vector<float> raw(table.values.begin(), table.values.end());
+        f.write(reinterpret_cast<const char*>(raw.data()), raw.size() * sizeof(float));
+        close_checked(f, path);
+        break;
+      }
+      case TableFormat::csv: {
+        std::FILE* f = std::fopen(temp.c_str(), "w");
+        if (!f) throw Error(path.string() + ": cannot open for writing");
+        std::string header;
+        for (std::size_t c = 0; c < ncol; ++c) header += (c ? "," : "") + table.columns[c];
+        std::fprintf(f, "%s\n", header.c_str());
+        char buf[64];
+        std::string row;
+        for (std::size_t r = 0; r < table.rows(); ++r) {
+          row.clear();
+          for (std::size_t c = 0; c < ncol; ++c) {
+            const double v = table.values[r * ncol + c];
+            // Integral values (ids, pdg, status) print without a decimal point.
+            const bool integral = std::floor(v) == v && std::fabs(v) < 1e15;
+            const int len = integral ? std::snprintf(buf, sizeof buf, "%.0f", v)
+                                     : std::snprintf(buf, sizeof buf, "%.9g", v);
+            if (c) row.push_back(',');
+            row.append(buf, len);
+          }
+          row.push_back('\n');
+          std::fputs(row.c_str(), f);
+        }
+        close_checked(f, path);
+        break;
+      }
     }
-  }
-  out.commit();
+  });
 }
 
 }  // namespace fastmu::io

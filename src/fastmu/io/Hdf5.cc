@@ -1,6 +1,9 @@
 #include "fastmu/io/Hdf5.hh"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/InputFiles.hh"
@@ -28,6 +31,19 @@ Handle open_attribute(hid_t obj, const std::string& name, const std::string& sou
 
 void check(herr_t status, const std::string& what) {
   if (status < 0) throw Error("HDF5 error: " + what);
+}
+
+// As check(), for writes: the system's reason when a write failed for lack
+// of space (HDF5 keeps errno of its failed write call).
+void check_write(herr_t status, const std::string& what) {
+  if (status >= 0) return;
+  const int e = errno;
+  std::string reason;
+  if (e == ENOSPC || e == EFBIG || e == EDQUOT || e == EIO || e == EROFS) {
+    reason = std::string(": ") + std::strerror(e) +
+             (e == EIO || e == EROFS ? "" : " (the disk is full or a file size limit is reached)");
+  }
+  throw Error("HDF5 error: " + what + reason);
 }
 
 }  // namespace
@@ -62,6 +78,15 @@ void Handle::reset() {
   id_ = H5I_INVALID_HID;
 }
 
+void close_written_file(Handle& file) {
+  if (!file.valid()) return;
+  check_write(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "cannot write the file");
+  const hid_t id = file.release();
+  check_write(H5Fclose(id), "cannot close the file");
+}
+
+void no_close_at_exit() { H5dont_atexit(); }
+
 void silence_hdf5_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 Handle open_file(const std::string& path) {
@@ -82,15 +107,81 @@ Handle create_file(const std::string& path) {
   return f;
 }
 
+namespace {
+
+// The first link on the way to `name` that is not a hard link, its path in
+// `where`; H5L_TYPE_HARD when all are hard, H5L_TYPE_ERROR when one is
+// missing. Each component is looked at before it is followed.
+H5L_type_t first_foreign_link(hid_t file, const std::string& name, std::string& where) {
+  std::string prefix;
+  std::size_t from = 0;
+  while (from <= name.size()) {
+    const std::size_t slash = std::min(name.find('/', from), name.size());
+    const std::string part = name.substr(from, slash - from);
+    from = slash + 1;
+    if (part.empty() || part == ".") continue;
+    prefix += (prefix.empty() && name[0] != '/' ? "" : "/") + part;
+    if (H5Lexists(file, prefix.c_str(), H5P_DEFAULT) <= 0) return H5L_TYPE_ERROR;
+    H5L_info_t info{};
+    if (H5Lget_info(file, prefix.c_str(), &info, H5P_DEFAULT) < 0) return H5L_TYPE_ERROR;
+    if (info.type != H5L_TYPE_HARD) {
+      where = prefix;
+      return info.type;
+    }
+  }
+  return H5L_TYPE_HARD;
+}
+
+}  // namespace
+
 bool has_dataset(hid_t file, const std::string& name) {
-  return H5Lexists(file, name.c_str(), H5P_DEFAULT) > 0 &&
-         H5Oexists_by_name(file, name.c_str(), H5P_DEFAULT) > 0;
+  std::string where;
+  const H5L_type_t kind = first_foreign_link(file, name, where);
+  if (kind == H5L_TYPE_ERROR) return false;
+  if (kind != H5L_TYPE_HARD) return true;  // refused, with its reason, when opened
+  return H5Oexists_by_name(file, name.c_str(), H5P_DEFAULT) > 0;
+}
+
+void check_local_dataset(hid_t file, const std::string& name, const std::string& source) {
+  std::string where;
+  const H5L_type_t kind = first_foreign_link(file, name, where);
+  const std::string what = source + ": dataset '" + name + "'";
+  if (kind == H5L_TYPE_EXTERNAL) {
+    throw Error(what + ": '" + where +
+                "' is an external link to another file (not followed; copy the data into "
+                "this file, e.g. with h5copy)");
+  }
+  if (kind == H5L_TYPE_SOFT) {
+    throw Error(what + ": '" + where +
+                "' is a soft link (not followed; store the dataset under this name)");
+  }
+  if (kind != H5L_TYPE_HARD && kind != H5L_TYPE_ERROR) {
+    throw Error(what + ": '" + where + "' is a user-defined link (not followed)");
+  }
+  if (kind == H5L_TYPE_ERROR || H5Oexists_by_name(file, name.c_str(), H5P_DEFAULT) <= 0) return;
+  Handle d(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  if (!d.valid()) return;  // the caller's open reports it
+  Handle dcpl(H5Dget_create_plist(d.get()));
+  if (!dcpl.valid()) throw Error(what + ": cannot read its storage layout");
+  if (H5Pget_external_count(dcpl.get()) != 0) {
+    throw Error(what + " keeps its data in external files (not read; store it in this file)");
+  }
+  const H5D_layout_t layout = H5Pget_layout(dcpl.get());
+  if (layout == H5D_VIRTUAL) {
+    throw Error(what +
+                " is a virtual dataset mapping other files (not read; store it in this "
+                "file)");
+  }
+  if (layout != H5D_COMPACT && layout != H5D_CONTIGUOUS && layout != H5D_CHUNKED) {
+    throw Error(what + ": unknown storage layout");
+  }
 }
 
 bool has_attribute(hid_t obj, const std::string& name) { return H5Aexists(obj, name.c_str()) > 0; }
 
 std::vector<hsize_t> dataset_shape(hid_t file, const std::string& name, const std::string& source) {
   if (!has_dataset(file, name)) throw Error(source + ": dataset '" + name + "' is missing");
+  check_local_dataset(file, name, source);
   Handle d(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
   if (!d.valid()) throw Error(source + ": cannot open dataset '" + name + "'");
   Handle space(H5Dget_space(d.get()));
@@ -186,8 +277,8 @@ void write_dataset(hid_t file, const std::string& name, const std::vector<hsize_
   Handle d(H5Dcreate2(file, name.c_str(), native_type<T>(), space.get(), H5P_DEFAULT, plist.get(),
                       H5P_DEFAULT));
   if (!d.valid()) throw Error("cannot create HDF5 dataset '" + name + "'");
-  check(H5Dwrite(d.get(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
-        "cannot write dataset '" + name + "'");
+  check_write(H5Dwrite(d.get(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+              "cannot write dataset '" + name + "'");
 }
 
 void write_attribute(hid_t obj, const std::string& name, const std::string& value) {
@@ -197,28 +288,29 @@ void write_attribute(hid_t obj, const std::string& name, const std::string& valu
   H5Tset_cset(type.get(), H5T_CSET_UTF8);
   Handle space(H5Screate(H5S_SCALAR));
   Handle a(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
-  check(H5Awrite(a.get(), type.get(), value.empty() ? "" : value.data()),
-        "cannot write attribute '" + name + "'");
+  check_write(H5Awrite(a.get(), type.get(), value.empty() ? "" : value.data()),
+              "cannot write attribute '" + name + "'");
 }
 
 void write_attribute(hid_t obj, const std::string& name, double value) {
   Handle space(H5Screate(H5S_SCALAR));
   Handle a(H5Acreate2(obj, name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
-  check(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value), "cannot write attribute '" + name + "'");
+  check_write(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value),
+              "cannot write attribute '" + name + "'");
 }
 
 void write_attribute(hid_t obj, const std::string& name, long long value) {
   Handle space(H5Screate(H5S_SCALAR));
   Handle a(H5Acreate2(obj, name.c_str(), H5T_NATIVE_LLONG, space.get(), H5P_DEFAULT, H5P_DEFAULT));
-  check(H5Awrite(a.get(), H5T_NATIVE_LLONG, &value), "cannot write attribute '" + name + "'");
+  check_write(H5Awrite(a.get(), H5T_NATIVE_LLONG, &value), "cannot write attribute '" + name + "'");
 }
 
 void write_attribute(hid_t obj, const std::string& name, const std::vector<double>& values) {
   const hsize_t n = values.size();
   Handle space(H5Screate_simple(1, &n, nullptr));
   Handle a(H5Acreate2(obj, name.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
-  check(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, values.data()),
-        "cannot write attribute '" + name + "'");
+  check_write(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, values.data()),
+              "cannot write attribute '" + name + "'");
 }
 
 // Any string attribute: a scalar or an array of any rank, fixed or variable

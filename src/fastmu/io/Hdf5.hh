@@ -30,6 +30,7 @@ class Handle {
   hid_t get() const { return id_; }
   bool valid() const { return id_ >= 0; }
   void reset();
+  hid_t release() { return std::exchange(id_, H5I_INVALID_HID); }  // the caller closes it
 
  private:
   hid_t id_ = H5I_INVALID_HID;
@@ -42,8 +43,24 @@ void silence_hdf5_errors();
 Handle open_file(const std::string& path);
 // Creates (truncates) a file for writing; throws fastmu::Error naming the path.
 Handle create_file(const std::string& path);
+// Flushes and closes a written file, checked: a full disk or a failed write
+// throws fastmu::Error (the Handle's own close ignores errors).
+void close_written_file(Handle& file);
+// Keeps HDF5 from closing files at exit: the library (1.10) crashes there
+// on a file whose close failed (a full disk). Call first in main, before
+// any other HDF5 call; every file fastmu opens is closed by its Handle.
+void no_close_at_exit();
 
+// Whether a link `name` exists; a link that leaves the file (external, soft)
+// counts as present without being followed (check_local_dataset refuses it).
 bool has_dataset(hid_t file, const std::string& name);
+// Throws fastmu::Error naming `source` unless `name` is reached through hard
+// links only and its data lie in this file: external links (another file
+// the user did not name), soft links (fastmu reads a dataset under its own
+// name), external storage (raw data in other files) and virtual datasets are
+// refused, as careful readers of untrusted files do. A missing name passes
+// (the caller reports it).
+void check_local_dataset(hid_t file, const std::string& name, const std::string& source);
 bool has_attribute(hid_t obj, const std::string& name);
 
 // Shape of a dataset; throws fastmu::Error("<file>: dataset '<name>' is missing") if absent.

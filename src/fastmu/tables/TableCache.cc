@@ -145,9 +145,9 @@ std::shared_ptr<const TableParams> TableCache::load_if_current(const std::filesy
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return nullptr;
   TableLoadOptions load;
-  load.command_input = false;
   load.histogram = false;  // the transport samples the alias tables only
   load.threads = threads;
+  load.is_input = false;  // the cache's own file: extending it rewrites it
   auto table = std::make_shared<const TableParams>(load_table(path, step_m, load));
   if (table->metadata().material != material.name) {
     throw Error(path.string() + ": attribute material is '" + table->metadata().material +
@@ -426,8 +426,8 @@ void TableCache::extend_ladder(const Material& material, const LadderPlan& plan,
       if (from > plan.first[k]) {
         // The bins below `from`, histograms too, from the file that holds them.
         TableLoadOptions load;
-        load.command_input = false;
-        load.threads = o.threads;
+              load.threads = o.threads;
+        load.is_input = false;
         const TableParams old = load_table(plan.paths[k], plan.steps[k], load);
         if (old.metadata().cache_key != plan.keys[k]) {
           throw Error(plan.paths[k].string() + ": replaced by other settings while extending it");

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <hdf5.h>
@@ -29,6 +30,7 @@ class Handle {
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
   hid_t get() const { return id_; }
+  hid_t release() { return std::exchange(id_, H5I_INVALID_HID); }  // the caller closes it
   bool ok() const { return id_ >= 0; }
 
  private:
@@ -54,7 +56,7 @@ struct Writer {
   std::string path;
 
   void check(herr_t status, const std::string& what) const {
-    if (status < 0) throw Error("cannot write '" + path + "': HDF5 error writing " + what);
+    if (status < 0) throw io::write_error(path, "HDF5 error writing " + what);
   }
 
   void dataset(const char* name, hid_t mem_type, hid_t file_type, const std::vector<hsize_t>& dims,
@@ -103,7 +105,8 @@ struct Reader {
   [[noreturn]] void fail(const std::string& what) const { throw Error(path + ": " + what); }
 
   hid_t open_dataset(const char* name) const {
-    if (H5Lexists(file, name, H5P_DEFAULT) <= 0) fail(std::string("missing dataset /") + name);
+    if (!io::h5::has_dataset(file, name)) fail(std::string("missing dataset /") + name);
+    io::h5::check_local_dataset(file, name, path);
     const hid_t ds = H5Dopen2(file, name, H5P_DEFAULT);
     if (ds < 0) fail(std::string("cannot open dataset /") + name);
     return ds;
@@ -250,6 +253,8 @@ void write_table_file(const std::filesystem::path& path, const TableParams& tabl
     w.attr("tail_fraction", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &m.tail_fraction);
     if (!m.cache_key.empty()) w.attr_string("cache_key", m.cache_key);
     if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) w.check(-1, "the file");
+    // Checked: a close that fails (a full disk) must not commit the file.
+    if (H5Fclose(file.release()) < 0) w.check(-1, "the file");
   }
   out.commit();
 }
@@ -260,7 +265,7 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(name + ": no such table file");
   QuietHdf5 quiet;
-  if (options.command_input) io::note_input(path);
+  if (options.is_input) io::note_input(path);
   if (H5Fis_hdf5(path.c_str()) <= 0) throw Error(name + ": not an HDF5 file");
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file.ok()) throw Error(name + ": cannot open HDF5 file");

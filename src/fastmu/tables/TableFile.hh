@@ -17,9 +17,9 @@ void write_table_file(const std::filesystem::path& path, const TableParams& tabl
 struct TableLoadOptions {
   bool histogram = true;
   int threads = 0;  // threads inflating and checking the large datasets (0: all cores)
-  // False for the table cache's own files, which the cache replaces when it
-  // extends a ladder: not one of the command's inputs (io/InputFiles.hh).
-  bool command_input = true;
+  // Whether the file counts as an input of the command (InputFiles.hh): not
+  // for the table cache's own files, which it rewrites when it extends them.
+  bool is_input = true;
 };
 
 // Reads and validates a table file. With expected_step_m > 0 the file's step

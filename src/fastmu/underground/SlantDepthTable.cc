@@ -277,7 +277,7 @@ void write_slant_table(const std::filesystem::path& path, const SlantDepthTable&
     write_vec(f, std::vector<double>{t.loss_a, t.loss_b});
     write_vec(f, t.depths), write_vec(f, t.e0), write_vec(f, t.pdg);
     write_vec(f, t.end_depth), write_vec(f, t.offset), write_vec(f, t.energy);
-    if (!f) throw Error(fmt::format("{}: write failed", path.string()));
+    io::close_checked(f, path);
   }
   out.commit();
 }

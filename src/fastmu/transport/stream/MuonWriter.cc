@@ -96,7 +96,7 @@ std::size_t fill_row(double* d, const TransportResult& r, std::size_t i, bool wi
 }
 
 void write_all(std::FILE* f, const void* data, std::size_t bytes, const std::string& name) {
-  if (bytes && std::fwrite(data, 1, bytes, f) != bytes) throw Error(name + ": write error");
+  if (bytes && std::fwrite(data, 1, bytes, f) != bytes) throw io::write_error(name, "");
 }
 
 // n encoded rows of `ncol` doubles from dataset row `row` on, into the chunks
@@ -111,7 +111,7 @@ void pwrite_chunk_rows(int fd, const std::vector<std::uint64_t>& chunk_offset, s
     const std::size_t take =
         static_cast<std::size_t>(std::min<std::uint64_t>(n, kChunkRows - within));
     if (!io::pwrite_all(fd, d, take * row_bytes, chunk_offset[c] + within * row_bytes)) {
-      throw Error(name + ": write error (dataset 'muons')");
+      throw io::write_error(name, "dataset 'muons'");
     }
     row += take, d += take * ncol, n -= take;
   }
@@ -368,7 +368,7 @@ struct MuonWriter::Impl {
     io::h5::Handle mspace(H5Screate_simple(2, count, nullptr));
     if (H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT, d) <
         0) {
-      throw Error(name + ": write error (dataset 'muons')");
+      throw io::write_error(name, "dataset 'muons'");
     }
     dataset_rows += k;
   }
@@ -538,9 +538,9 @@ bool MuonWriter::lay_out_parts(std::uint64_t rows, PartLayout& layout) {
     m.dataset_rows = rows;
     layout.chunk_offset = m.chunk_offset;
   } else {
-    if (std::fflush(m.f) != 0) throw Error(m.name + ": write error");
+    if (std::fflush(m.f) != 0) throw io::write_error(m.name, "");
     const long header = std::ftell(m.f);
-    if (header < 0) throw Error(m.name + ": write error");
+    if (header < 0) throw io::write_error(m.name, "");
     layout.base = static_cast<std::uint64_t>(header);
   }
   m.rows = rows;
@@ -585,11 +585,11 @@ void MuonWriter::place_part(const PartLayout& layout, const std::filesystem::pat
                               rows_before + at / row_bytes, buf.data(), len / row_bytes,
                               layout.file);
           } else if (!io::pwrite_all(out.fd, p, len, layout.base + bytes_before + at)) {
-            throw Error(layout.file + ": write error");
+            throw io::write_error(layout.file, "");
           }
         }
       });
-  if (::close(std::exchange(out.fd, -1)) != 0) throw Error("cannot write '" + layout.file + "'");
+  if (::close(std::exchange(out.fd, -1)) != 0) throw io::write_error(layout.file, "");
 }
 
 void MuonWriter::commit() {
@@ -601,7 +601,7 @@ void MuonWriter::commit() {
       m.create_dataset(false, left);
       if (left && H5Dwrite(m.dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
                            m.pending.data()) < 0) {
-        throw Error(m.name + ": write error (dataset 'muons')");
+        throw io::write_error(m.name, "dataset 'muons'");
       }
     } else if (m.placed) {
       const hsize_t dims[2] = {m.dataset_rows, m.ncol};
@@ -613,16 +613,14 @@ void MuonWriter::commit() {
     }
     m.pending.clear();
     m.dataset.reset();
-    if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) throw Error(m.name + ": write error");
-    m.file.reset();
+    if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) throw io::write_error(m.name, "");
+    // Checked: a close that fails (a full disk) must not leave a file behind.
+    if (H5Fclose(m.file.release()) < 0) throw io::write_error(m.name, "");
     if (m.raw_fd >= 0 && ::close(std::exchange(m.raw_fd, -1)) != 0) {
-      throw Error(m.name + ": write error");
+      throw io::write_error(m.name, "");
     }
   } else {
-    const bool ok = std::fflush(m.f) == 0 && std::ferror(m.f) == 0;
-    const bool closed = std::fclose(m.f) == 0;
-    m.f = nullptr;
-    if (!ok || !closed) throw Error(m.name + ": write error");
+    io::close_checked(std::exchange(m.f, nullptr), m.name);
   }
   if (m.atomic) m.atomic->commit();
   m.committed = true;
