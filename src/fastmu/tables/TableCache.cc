@@ -426,7 +426,7 @@ void TableCache::extend_ladder(const Material& material, const LadderPlan& plan,
       if (from > plan.first[k]) {
         // The bins below `from`, histograms too, from the file that holds them.
         TableLoadOptions load;
-              load.threads = o.threads;
+        load.threads = o.threads;
         load.is_input = false;
         const TableParams old = load_table(plan.paths[k], plan.steps[k], load);
         if (old.metadata().cache_key != plan.keys[k]) {
