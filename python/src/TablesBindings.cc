@@ -69,7 +69,7 @@ const TableParams& params_of(const py::object& self) { return self.cast<const Ta
 // the Philox block (seed, i, 0) of the transport's stream.
 py::array_t<float> sample_table(const TableParams& t, const CArray<float>& p, std::uint64_t seed) {
   const TableView v = t.host_view();
-  const MaterialTableLogs logs(v);
+  const MaterialTableArrays logs(v);
   const MaterialTableView mv = logs.make_view(v, [](const auto* q, std::size_t) { return q; });
   const py::ssize_t n = p.size();
   py::array_t<float> out({n, py::ssize_t{2}});

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "ToyEnvironment.hh"
 #include "fastmu/transport/cpu/CpuTransport.hh"
@@ -92,6 +93,37 @@ TEST(StepPhysics, LandsExactlyOnPlaneInMatterAndField) {
     EXPECT_LE(m.steps, 252);
     if (field) EXPECT_GT(m.r.x, 0.1f);  // mu- with B along +y bends towards +x
   }
+}
+
+// A step in a field bends with the momentum at its middle: its bin's mean
+// fractional loss f over the step lowers the bending momentum by f / 2, and
+// the step turns by 1 / (1 - f / 2) of the start momentum's turn (the toy
+// table's own loss and kick, ~1e-4, drawn with the same random numbers).
+TEST(StepPhysics, BendsWithTheMomentumAtTheStepsMiddle) {
+  ToyTable table;
+  const float f = 0.2f;
+  const MaterialTableArrays lossy(table.tv, std::vector<double>(ToyTable::n_pbins, f));
+  MaterialTableView lossy_view =
+      lossy.make_view(table.tv, [](const auto* p, std::size_t) { return p; });
+  lossy_view.step = table.view.step;
+  lossy_view.inv_step = table.view.inv_step;
+  float turn[2];
+  for (int k = 0; k < 2; ++k) {
+    ToyEnv env;
+    env.slab_z0 = -1;
+    env.slab_z1 = 10;
+    env.slab_table = k == 0 ? &table.view : &lossy_view;
+    env.field = {0, 4.0f, 0};
+    MuonTrack m;
+    m.r = {0, 0, 0};
+    m.p = {0, 0, 1.0f};
+    m.charge = 1;
+    transport_step(env, m, 3);
+    ASSERT_EQ(m.steps, 1);
+    turn[k] = std::atan2(-m.p.x, m.p.z);  // mu+ along +z, B along +y: towards -x
+  }
+  EXPECT_GT(turn[0], 0.02f);  // 0.2998 x 4 T x 0.02 m / 1 GeV/c = 0.024 rad
+  EXPECT_NEAR(turn[1] / turn[0], 1.0f / (1.0f - 0.5f * f), 0.01f);
 }
 
 TEST(StepPhysics, OutsideWindowAndNearestPlane) {

@@ -74,7 +74,7 @@ struct ToyTable {
   std::vector<HistAxes> axes;
   std::vector<AliasCell> cells;
   TableView tv;
-  std::unique_ptr<MaterialTableLogs> logs;
+  std::unique_ptr<MaterialTableArrays> logs;
   MaterialTableView view;
 
   ToyTable(const ToyTable&) = delete;
@@ -99,7 +99,7 @@ struct ToyTable {
     tv.p_centres = centres.data();
     tv.axes = axes.data();
     tv.cells = cells.data();
-    logs = std::make_unique<MaterialTableLogs>(tv);
+    logs = std::make_unique<MaterialTableArrays>(tv);
     view = logs->make_view(tv, [](const auto* p, std::size_t) { return p; });
     view.step = 0.02f;  // StepOptions' default
     view.inv_step = 1.0f / 0.02f;

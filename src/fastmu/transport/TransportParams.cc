@@ -22,11 +22,11 @@ TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
   check_step_options(options);
   const auto& names = geometry_->material_names();
   tables_.resize(names.size());
-  table_logs_.resize(names.size());
+  table_arrays_.resize(names.size());
   shorter_.resize(names.size());
-  shorter_logs_.resize(names.size());
+  shorter_arrays_.resize(names.size());
   longer_.resize(names.size());
-  longer_logs_.resize(names.size());
+  longer_arrays_.resize(names.size());
   for (std::size_t m = 0; m < names.size(); ++m) {
     if (is_vacuum_material(names[m])) continue;
     const auto it = tables.find(names[m]);
@@ -35,7 +35,8 @@ TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
     }
     const double step = it->second->metadata().step_m;
     tables_[m] = it->second;
-    table_logs_[m] = std::make_shared<const MaterialTableLogs>(it->second->host_view());
+    table_arrays_[m] = std::make_shared<const MaterialTableArrays>(it->second->host_view(),
+                                                                   it->second->data().mean_loss);
     if (const auto lt = shorter.find(names[m]); lt != shorter.end()) {
       auto ladder = lt->second;
       std::sort(ladder.begin(), ladder.end(), [](const auto& a, const auto& b) {
@@ -53,7 +54,8 @@ TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
         }
         above = d;
         shorter_[m].push_back(t);
-        shorter_logs_[m].push_back(std::make_shared<const MaterialTableLogs>(t->host_view()));
+        shorter_arrays_[m].push_back(
+            std::make_shared<const MaterialTableArrays>(t->host_view(), t->data().mean_loss));
       }
     }
     if (const auto lt = longer.find(names[m]); lt != longer.end()) {
@@ -76,7 +78,8 @@ TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
         }
         below = d, p_below = p;
         longer_[m].push_back(t);
-        longer_logs_[m].push_back(std::make_shared<const MaterialTableLogs>(t->host_view()));
+        longer_arrays_[m].push_back(
+            std::make_shared<const MaterialTableArrays>(t->host_view(), t->data().mean_loss));
       }
     }
   }

@@ -73,7 +73,7 @@ class TransportParams {
     // `shorter` from the longest to the shortest, then its long steps,
     // listed in the material's first table and chained down by `shorter`.
     table_views.assign(tables_.size(), MaterialTableView{});
-    auto view_of = [&](const TableParams& t, const MaterialTableLogs& logs) {
+    auto view_of = [&](const TableParams& t, const MaterialTableArrays& logs) {
       MaterialTableView tv = logs.make_view(t.make_view(copy), copy);
       tv.step = static_cast<float>(t.metadata().step_m);
       tv.inv_step = static_cast<float>(1.0 / t.metadata().step_m);
@@ -81,12 +81,12 @@ class TransportParams {
     };
     for (std::size_t m = 0; m < tables_.size(); ++m) {
       if (!tables_[m]) continue;
-      table_views[m] = view_of(*tables_[m], *table_logs_[m]);
+      table_views[m] = view_of(*tables_[m], *table_arrays_[m]);
       std::size_t prev = m;
       for (std::size_t k = 0; k < shorter_[m].size(); ++k) {
         table_views[prev].shorter = static_cast<std::int32_t>(table_views.size());
         prev = table_views.size();
-        table_views.push_back(view_of(*shorter_[m][k], *shorter_logs_[m][k]));
+        table_views.push_back(view_of(*shorter_[m][k], *shorter_arrays_[m][k]));
       }
       prev = m;
       if (longer_[m].size() > MaterialTableView::kMaxLonger) {
@@ -94,7 +94,7 @@ class TransportParams {
       }
       for (std::size_t k = 0; k < longer_[m].size(); ++k) {
         const auto next = static_cast<std::int32_t>(table_views.size());
-        table_views.push_back(view_of(*longer_[m][k], *longer_logs_[m][k]));
+        table_views.push_back(view_of(*longer_[m][k], *longer_arrays_[m][k]));
         table_views[next].shorter = static_cast<std::int32_t>(prev);
         MaterialTableView& base = table_views[m];
         base.longer[base.n_longer] = next;
@@ -115,11 +115,11 @@ class TransportParams {
   std::optional<FieldMapParams> field_;
   Vec3f field_lo_{}, field_hi_{};
   std::vector<std::shared_ptr<const TableParams>> tables_;
-  std::vector<std::shared_ptr<const MaterialTableLogs>> table_logs_;
+  std::vector<std::shared_ptr<const MaterialTableArrays>> table_arrays_;
   std::vector<std::vector<std::shared_ptr<const TableParams>>> shorter_;
-  std::vector<std::vector<std::shared_ptr<const MaterialTableLogs>>> shorter_logs_;
+  std::vector<std::vector<std::shared_ptr<const MaterialTableArrays>>> shorter_arrays_;
   std::vector<std::vector<std::shared_ptr<const TableParams>>> longer_;
-  std::vector<std::vector<std::shared_ptr<const MaterialTableLogs>>> longer_logs_;
+  std::vector<std::vector<std::shared_ptr<const MaterialTableArrays>>> longer_arrays_;
   StepOptions options_;
 };
 

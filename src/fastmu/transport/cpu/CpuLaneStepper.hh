@@ -132,9 +132,10 @@ struct UniformField {
 // `decay`: the decay budget is spent (StepOptions::decay).
 template <bool kField>
 FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* common,
-                                            const float* pm, const std::int32_t* ix,
-                                            const std::int32_t* iy, const LaneAxes& axes,
-                                            const LaneWords& rn, const float* hl, bool decay) {
+                                            const float* pm, const float* pm_bend,
+                                            const std::int32_t* ix, const std::int32_t* iy,
+                                            const LaneAxes& axes, const LaneWords& rn,
+                                            const float* hl, bool decay) {
   FASTMU_SIMD_LOOP
   for (int l = 0; l < kLanes; ++l) {
     const float h = hl[l];
@@ -144,7 +145,7 @@ FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* co
     if constexpr (kField) {
       const Vec3f b{s.bx[l], s.by[l], s.bz[l]};
       const bool in_field = !is_zero(b);
-      const float kappa = in_field ? curvature_per_tesla(s.charge[l], pm[l]) : 0.0f;
+      const float kappa = in_field ? curvature_per_tesla(s.charge[l], pm_bend[l]) : 0.0f;
       const RayState curved = rk4_step(start, kappa, h, UniformField{b});
       end.r.x = in_field ? curved.r.x : end.r.x;
       end.r.y = in_field ? curved.r.y : end.r.y;
@@ -194,6 +195,7 @@ struct CommonSteps {
   alignas(32) float pm[kLanes], lp[kLanes];  // |p| and ln |p|
   alignas(32) std::int32_t common[kLanes];   // the lane takes the common step
   alignas(32) float h[kLanes];               // its length (the table step)
+  alignas(32) float pm_bend[kLanes];         // |p| its move bends with (bending_momentum)
   std::int32_t bin[kLanes];                  // momentum bin
   const MaterialTableView* table[kLanes];    // of the muon's momentum (long steps)
 };
@@ -209,6 +211,7 @@ FASTMU_FORCEINLINE void find_common_candidates(const Env& env, const LaneState& 
     const Vec3f p{s.px[l], s.py[l], s.pz[l]};
     c.pm[l] = sqrtf(dot(p, p));
     c.lp[l] = log_fast(c.pm[l]);
+    c.pm_bend[l] = c.pm[l];
     c.common[l] = (s.status[l] == kAlive) &
                   (stop_status(env, Vec3f{s.x[l], s.y[l], s.z[l]}, c.pm[l], s.steps[l]) == kAlive) &
                   (s.tiny_steps[l] < kMaxTinySteps) & !field_map;
@@ -237,11 +240,9 @@ FASTMU_FORCEINLINE bool plan_common_step(const Env& env, LaneState& s, int l, co
   const MaterialTableView* m =
       s.table[l] != nullptr ? env.step_table(s.table[l], pm, s.in_field[l] != 0) : nullptr;
   c.table[l] = m;
-  const float b2 = s.bx[l] * s.bx[l] + s.by[l] * s.by[l] + s.bz[l] * s.bz[l];
   // No plane within reach, nor within reach of the mid-step kick's shift
   // (finish_step's rule, in its arithmetic: the gap left after the move > h).
   if (m == nullptr || !(s.plane_gap[l] - m->step > m->step) ||
-      fabsf(curvature_per_tesla(1.0f, pm)) * sqrtf(b2) * m->step > kMaxTurn ||
       (env.options.decay && step_proper_length(m->step, pm) > s.decay_left[l])) {
     return false;
   }
@@ -255,6 +256,17 @@ FASTMU_FORCEINLINE bool plan_common_step(const Env& env, LaneState& s, int l, co
   }
   c.h[l] = m->step;
   c.bin[l] = choose_bin_ln(*m, pm, c.lp[l], to_unit_open_f(rn.w[3][l]));
+  // In a field: one RK4 step at the bending momentum, and no end check
+  // (finish_step takes one where the bend exceeds the plan's bound).
+  c.pm_bend[l] = pm;
+  if (s.in_field[l] != 0) {
+    const float b2 = s.bx[l] * s.bx[l] + s.by[l] * s.by[l] + s.bz[l] * s.bz[l];
+    c.pm_bend[l] = bending_momentum(*m, c.bin[l], pm, m->step);
+    if (c.pm_bend[l] * kBendAllowance < pm ||
+        fabsf(curvature_per_tesla(1.0f, c.pm_bend[l])) * sqrtf(b2) * m->step > kMaxTurn) {
+      return false;
+    }
+  }
   __builtin_prefetch(alias_cell_address(m->t, c.bin[l], rn.w[0][l]));
   return true;
 }
@@ -343,9 +355,9 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
     // D: move and interaction.
     const bool decay = env.options.decay;
     if (any_field) {
-      finish_common_steps<true>(s, c.common, c.pm, ix, iy, axes, rn, h, decay);
+      finish_common_steps<true>(s, c.common, c.pm, c.pm_bend, ix, iy, axes, rn, h, decay);
     } else {
-      finish_common_steps<false>(s, c.common, c.pm, ix, iy, axes, rn, h, decay);
+      finish_common_steps<false>(s, c.common, c.pm, c.pm_bend, ix, iy, axes, rn, h, decay);
     }
 
     // Finished muons out, the next ones in (only the per-lane steps finish

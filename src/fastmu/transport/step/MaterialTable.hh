@@ -17,12 +17,15 @@
 
 namespace fastmu {
 
-// Long steps taken in a magnetic field: at most 3 doublings (8 d, 16 cm of
-// iron). A step bends with the momentum at its start; beyond 8 d that
-// shows: in the SHiP-like shield (1.7 T iron) 128 d left the window muons'
-// px 0.6 % short of the detailed engine's (1e6 muons, KS p 2e-5), 8 d matches
-// it (KS p 0.17). Without a field a step's table is exact at any length.
-inline constexpr int kFieldLongSteps = 3;
+// Long steps taken in a magnetic field: at most 5 doublings (32 d, 64 cm of
+// iron). A step bends with the momentum at its middle (bending_momentum,
+// StepPhysics.hh); bending with the momentum at its start, steps up to 128 d
+// in the SHiP-like shield (1.7 T iron) left the window muons' px 0.6 % short
+// of the detailed engine's (1e6 muons, KS p 2e-5), and 8 d was the limit.
+// Beyond 32 d the SHiP-like shield's muons gain almost nothing (steps per
+// muon: 8 d 162, 32 d 138, 128 d 136; boundaries cut the rest). Without a
+// field a step's table is exact at any length.
+inline constexpr int kFieldLongSteps = 5;
 
 struct MaterialTableView {
   TableView t;
@@ -30,6 +33,7 @@ struct MaterialTableView {
   const float* ln_centres = nullptr;  // ln(p_centres[b])
   const float* inv_ln_gap = nullptr;  // 1 / ln(p_centres[b + 1] / p_centres[b]), n_pbins - 1
   std::uint32_t row_magic = 0;        // ceil(2^32 / (ny + 1)): see split_cell
+  const float* mean_loss = nullptr;   // <-dPz/P> of each bin's samples (bending_momentum)
   float step = 0, inv_step = 0;       // the table's step length d [m] and 1 / d
   std::int32_t shorter = -1;          // the ladder's next shorter table (TransportView
                                       // index), -1: none (StepLengths.hh)
@@ -55,12 +59,15 @@ FASTMU_HD FASTMU_FORCEINLINE void split_cell(const MaterialTableView& m, std::in
   iy = cell - ix * (m.t.ny + 1);
 }
 
-// Host storage for the precomputed logarithms of one table.
-struct MaterialTableLogs {
-  std::vector<float> ln_centres, inv_ln_gap;
+// Host storage for the per-bin arrays the step reads beside one table: the
+// logarithms of its momentum grid and its bins' mean fractional losses
+// (TableData::mean_loss; none given: zero, a step then bends with its start
+// momentum).
+struct MaterialTableArrays {
+  std::vector<float> ln_centres, inv_ln_gap, mean_loss;
   float ln_p_min = 0;
 
-  explicit MaterialTableLogs(const TableView& t) {
+  explicit MaterialTableArrays(const TableView& t, const std::vector<double>& bin_mean_loss = {}) {
     ln_p_min = std::log(t.p_min);
     for (std::int32_t b = 0; b < t.n_pbins; ++b) ln_centres.push_back(std::log(t.p_centres[b]));
     for (std::int32_t b = 0; b + 1 < t.n_pbins; ++b) {
@@ -68,6 +75,13 @@ struct MaterialTableLogs {
           1.0 / (std::log(double(t.p_centres[b + 1])) - std::log(double(t.p_centres[b])))));
     }
     if (inv_ln_gap.empty()) inv_ln_gap.push_back(0.0f);
+    mean_loss.assign(static_cast<std::size_t>(t.n_pbins > 0 ? t.n_pbins : 1), 0.0f);
+    if (bin_mean_loss.size() == static_cast<std::size_t>(t.n_pbins)) {
+      for (std::size_t b = 0; b < bin_mean_loss.size(); ++b) {
+        const double f = bin_mean_loss[b];  // a fraction: NaN or < 0 as 0, > 1 as 1
+        mean_loss[b] = f > 0.0 ? static_cast<float>(f < 1.0 ? f : 1.0) : 0.0f;
+      }
+    }
   }
   template <class Copy>
   MaterialTableView make_view(const TableView& t, Copy&& copy) const {
@@ -76,6 +90,7 @@ struct MaterialTableLogs {
     v.ln_p_min = ln_p_min;
     v.ln_centres = copy(ln_centres.data(), ln_centres.size());
     v.inv_ln_gap = copy(inv_ln_gap.data(), inv_ln_gap.size());
+    v.mean_loss = copy(mean_loss.data(), mean_loss.size());
     if (t.cells_per_bin() >= (1 << 16)) {
       throw Error("transport: a table with " + std::to_string(t.cells_per_bin()) +
                   " cells per momentum bin (at most 65535 supported)");
