@@ -170,6 +170,10 @@ def option_cases():
             else:
                 argv += [option, v]
             cases.append(run_case(argv, {}, "error", MENTION.get(option, option)))
+    # A mistyped command: the nearest commands, not "a subcommand is required".
+    for word, mention in (("runn", "did you mean 'run'"), ("tabels", "did you mean 'tables'"),
+                          ("xyz", "commands: physics")):
+        cases.append(run_case([word, "--help"], {}, "error", mention, name=f"command {word}"))
     return cases
 
 

@@ -1,19 +1,45 @@
 // fastmu: GPU-fast muon transport through matter and magnetic fields by
 // histogram sampling.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
 #include "fastmu/cli/OptionRanges.hh"
+#include "fastmu/core/ClosestNames.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Trace.hh"
 #include "fastmu/core/Version.hh"
 #include "fastmu/io/Hdf5.hh"
 #include "fastmu/io/InputFiles.hh"
+
+namespace {
+
+// A first word that names no command ("fastmu runn") gets the nearest
+// commands, not CLI11's "A subcommand is required".
+void refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return;
+  const std::string word = argv[1];
+  std::vector<std::string> names;
+  for (const CLI::App* c : app.get_subcommands({})) {
+    names.push_back(c->get_name());
+    for (const std::string& alias : c->get_aliases()) names.push_back(alias);
+  }
+  if (std::find(names.begin(), names.end(), word) != names.end()) return;
+  std::string known;
+  for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+  const std::string hint = fastmu::did_you_mean(word, names);
+  throw fastmu::Error("unknown command '" + word + "' (" + (hint.empty() ? "" : hint + "; ") +
+                      "commands: " + known + ")");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   fastmu::io::h5::no_close_at_exit();  // first: before HDF5 starts (Hdf5.hh says why)
@@ -40,6 +66,7 @@ int main(int argc, char** argv) {
   } finalize;
   try {
     fastmu::cli::mpi::init(&argc, &argv);
+    refuse_unknown_command(app, argc, argv);
     app.parse(argc, argv);
     fastmu::trace("main: command done");
   } catch (const CLI::ParseError& e) {
