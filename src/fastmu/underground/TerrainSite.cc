@@ -111,12 +111,17 @@ double surface_height(const TerrainSite& s, double x, double y) {
   return (1 - v) * ((1 - u) * h[0] + u * h[1]) + v * ((1 - u) * h[nx] + u * h[nx + 1]);
 }
 
+// At most this many march steps per ray: a map of tiny cells under a long
+// slant path is marched more coarsely rather than for minutes.
+constexpr double kMaxMarchSteps = 20000;
+
 double rock_path(const TerrainSite& s, const std::array<double, 3>& dir, double max_path) {
   // March a quarter cell horizontally at a time (a crossing that enters and
   // leaves the rock within one step is missed), then bisect the crossing.
   const double horizontal = std::hypot(dir[0], dir[1]);
-  const double step =
-      horizontal > 0 ? std::min(0.25 * cell_size(s) / horizontal, max_path) : max_path;
+  const double step = horizontal > 0 ? std::clamp(0.25 * cell_size(s) / horizontal,
+                                                  max_path / kMaxMarchSteps, max_path)
+                                     : max_path;
   for (double lo = 0; lo < max_path;) {
     double hi = std::min(lo + step, max_path);
     if (clearance(s, dir, hi) > 0) {
