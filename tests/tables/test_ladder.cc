@@ -180,7 +180,7 @@ TEST(LadderBuilder, SamplesFollowThePrecisionGoal) {
 }
 
 // Goals follow the steps muons of each bin take whole: the bin's longest
-// step (no field) and its longest up to 32 d (in a field) get the goal; a
+// step (no field) and its longest up to 8 d (in a field) get the goal; a
 // shorter step, a partial step of the next of those up (w), gets the goal
 // x sqrt(w / step).
 TEST(LadderBuilder, GoalsFollowTheStepsEachBinTakes) {
@@ -206,14 +206,12 @@ TEST(LadderBuilder, GoalsFollowTheStepsEachBinTakes) {
   EXPECT_DOUBLE_EQ(goal(4 * d, 30), 0.01 * std::sqrt(2.0));
   EXPECT_DOUBLE_EQ(goal(d, 30), 0.01 * std::sqrt(8.0));
   EXPECT_DOUBLE_EQ(goal(d / 4, 30), 0.01 * std::sqrt(32.0));
-  // From 398 GeV/c: 128 d away from fields, 32 d in them; 64 d is a partial
-  // step of 128 d, 1-16 d partial steps of 32 d.
+  // From 398 GeV/c: 128 d away from fields, 8 d in them; 16-64 d are partial steps of 128 d.
   EXPECT_DOUBLE_EQ(goal(128 * d, 500), 0.01);
-  EXPECT_DOUBLE_EQ(goal(64 * d, 500), 0.01 * std::sqrt(2.0));
-  EXPECT_DOUBLE_EQ(goal(32 * d, 500), 0.01);
-  EXPECT_DOUBLE_EQ(goal(16 * d, 500), 0.01 * std::sqrt(2.0));
-  EXPECT_DOUBLE_EQ(goal(8 * d, 500), 0.01 * 2);
-  EXPECT_DOUBLE_EQ(goal(d, 500), 0.01 * std::sqrt(32.0));
+  EXPECT_DOUBLE_EQ(goal(32 * d, 500), 0.01 * 2);
+  EXPECT_DOUBLE_EQ(goal(16 * d, 500), 0.01 * std::sqrt(8.0));
+  EXPECT_DOUBLE_EQ(goal(8 * d, 500), 0.01);
+  EXPECT_DOUBLE_EQ(goal(d, 500), 0.01 * std::sqrt(8.0));
   // A long step has no goal below its momentum.
   EXPECT_EQ(goal(128 * d, 100), 0.0);
   // The field's longest step is the transport's.

@@ -91,6 +91,26 @@ TEST(CpuLanes, FollowPerMuonHistoriesInField) {
   expect_same_histories(env, "matter and vacuum, 1.2 T");
 }
 
+// The same with the step bending at its middle momentum (bending_momentum):
+// bins losing from 1 % to 15 % per step on average, so that some lanes take
+// the common step and others (above kBendAllowance) their own.
+TEST(CpuLanes, FollowPerMuonHistoriesBendingAtTheMiddleMomentum) {
+  ToyTable table;
+  const MaterialTableArrays lossy(table.tv, {0.15, 0.05, 0.02, 0.01});
+  MaterialTableView view = lossy.make_view(table.tv, [](const auto* p, std::size_t) { return p; });
+  view.step = table.view.step;
+  view.inv_step = table.view.inv_step;
+  ToyEnv env;
+  env.slab_z0 = 0;
+  env.slab_z1 = 4;
+  env.field = {0.3f, 1.2f, 0};
+  env.slab_table = &view;
+  const SensitivePlane planes[] = {{6.f, -3.f, 3.f, -3.f, 3.f}};
+  env.planes = planes;
+  env.n_planes = 1;
+  expect_same_histories(env, "matter and vacuum, 1.2 T, middle momentum");
+}
+
 // A track trapped on an interface (StepPhysics.hh, kMaxTinySteps): in a
 // sticky layer at the slab's entrance every boundary test finds a boundary
 // right ahead, so each step is a push of kBoundaryPush; after kMaxTinySteps

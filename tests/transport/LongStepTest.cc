@@ -77,7 +77,7 @@ TEST(LongSteps, MomentumChoosesTheTableAndCutStepsGoDownTheLadder) {
   EXPECT_FLOAT_EQ(v.step_table(d, p4, false)->step, 0.04f);
   EXPECT_FLOAT_EQ(v.step_table(d, 15.0f, false)->step, 0.08f);
   EXPECT_FLOAT_EQ(v.step_table(d, 300.0f, false)->step, 1.28f);
-  EXPECT_FLOAT_EQ(v.step_table(d, 300.0f, true)->step, 0.64f);  // in a field: 32 d at most
+  EXPECT_FLOAT_EQ(v.step_table(d, 300.0f, true)->step, 0.16f);  // in a field: 8 d at most
   // Each long table covers the momenta it is taken from.
   for (const float p : {5.0f, 12.0f, 20.0f, 399.0f})
     EXPECT_LE(v.step_table(d, p, false)->t.p_min, p);

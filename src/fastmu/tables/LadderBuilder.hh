@@ -24,8 +24,8 @@
 // the momentum error per unit length at most the working step's. Below 5
 // GeV/c, where d is the longest step, that is sqrt(d / step) for the steps
 // shorter than d; from 5 GeV/c d itself and the shorter steps are partial
-// steps of 2 d, 4 d, ... up to 32 d, and from 320 GeV/c 64 d a partial step
-// of 128 d.
+// steps of 2 d, 4 d, then 8 d, and from 320 GeV/c 16 d ... 64 d partial
+// steps of 128 d.
 // Radiative and delta-ray losses make the variance of a step's loss grow
 // as its length, so every rung then needs about the histories of its
 // working step, not those of a 1 % goal at its own length.
@@ -61,7 +61,7 @@ struct LadderRung {
 
 // The longest step a muon takes in a magnetic field, in steps d: 2 to the
 // transport's kFieldLongSteps (transport/step/MaterialTable.hh).
-inline constexpr double kLadderFieldStepFactor = 32.0;
+inline constexpr double kLadderFieldStepFactor = 8.0;
 
 // Each rung's goal (caller's order) on the relative standard error of the
 // mean loss, per momentum bin of `edges` (0 for a bin the rung lacks), for

@@ -246,18 +246,11 @@ FASTMU_FORCEINLINE bool plan_common_step(const Env& env, LaneState& s, int l, co
       (env.options.decay && step_proper_length(m->step, pm) > s.decay_left[l])) {
     return false;
   }
-  const Vec3f r{s.x[l], s.y[l], s.z[l]};
-  const Vec3f u = (1.0f / pm) * Vec3f{s.px[l], s.py[l], s.pz[l]};
-  const Vec3f b0{s.bx[l], s.by[l], s.bz[l]};
-  if (cut_at_boundary<true>(env, r, u, pm, b0, s.in_field[l] != 0, s.volume[l], m->step, located,
-                            s.safety[l])
-          .crossing) {
-    return false;
-  }
-  c.h[l] = m->step;
   c.bin[l] = choose_bin_ln(*m, pm, c.lp[l], to_unit_open_f(rn.w[3][l]));
   // In a field: one RK4 step at the bending momentum, and no end check
-  // (finish_step takes one where the bend exceeds the plan's bound).
+  // (finish_step takes one where the bend exceeds the plan's bound). Decided
+  // before the boundary test, whose safety refresh would otherwise change
+  // where the lane's own step (take_lane_step) locates the muon.
   c.pm_bend[l] = pm;
   if (s.in_field[l] != 0) {
     const float b2 = s.bx[l] * s.bx[l] + s.by[l] * s.by[l] + s.bz[l] * s.bz[l];
@@ -267,6 +260,15 @@ FASTMU_FORCEINLINE bool plan_common_step(const Env& env, LaneState& s, int l, co
       return false;
     }
   }
+  const Vec3f r{s.x[l], s.y[l], s.z[l]};
+  const Vec3f u = (1.0f / pm) * Vec3f{s.px[l], s.py[l], s.pz[l]};
+  const Vec3f b0{s.bx[l], s.by[l], s.bz[l]};
+  if (cut_at_boundary<true>(env, r, u, pm, b0, s.in_field[l] != 0, s.volume[l], m->step, located,
+                            s.safety[l])
+          .crossing) {
+    return false;
+  }
+  c.h[l] = m->step;
   __builtin_prefetch(alias_cell_address(m->t, c.bin[l], rn.w[0][l]));
   return true;
 }

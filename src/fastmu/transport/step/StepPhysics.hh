@@ -196,9 +196,8 @@ inline constexpr float kSqrt2f = 1.41421356f;
 // momentum less half the mean loss of its table bin over its path (the
 // loss is applied at the step's end). Bending with the start momentum
 // underbends by about half the step's fractional loss, an error that grows
-// with the step: with it the long steps in a field hold only to 8 d
-// (kFieldLongSteps). (For a loss spread evenly along the path the mean
-// curvature is -ln(1 - f) / f of the start's, and 1 / (1 - f / 2) differs
+// with the step (kFieldLongSteps says how far the steps in a field go). (For a loss spread evenly
+// along the path the mean curvature is -ln(1 - f) / f of the start's, and 1 / (1 - f / 2) differs
 // from it by < 0.1 % for f < 0.1; a sampled loss is not used, so that the
 // bend is known before the interaction is drawn.)
 FASTMU_HD FASTMU_FORCEINLINE float bending_momentum(const MaterialTableView& t, std::int32_t bin,
