@@ -1,6 +1,7 @@
 // Underground and underwater laboratories for Python (python/fastmu/underground.py
 // wraps this): one site's fluxes and distributions, as `fastmu underground`
 // computes them, returned as the command's JSON text.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -39,6 +40,13 @@ UndergroundRequest request_from_json(const std::string& text) {
   r.backend = j.at("backend").get<std::string>();
   r.threads = j.at("threads").get<int>();
   r.progress = j.at("progress").get<bool>();
+  r.terrain.height_map = j.at("terrain").get<std::string>();
+  if (!r.terrain.height_map.empty()) {
+    r.terrain.dataset = j.at("terrain_dataset").get<std::string>();
+    r.terrain.x = j.at("terrain_x").get<std::array<double, 2>>();
+    r.terrain.y = j.at("terrain_y").get<std::array<double, 2>>();
+    r.terrain.lab = j.at("lab").get<std::array<double, 3>>();
+  }
   return r;
 }
 

@@ -90,6 +90,9 @@ void check_outputs(const UndergroundArgs& a) {
     throw Error(fmt::format("underground: --name '{}' must be a plain file stem", a.name));
   }
   io::AtomicOutput probe(std::filesystem::path(a.out_dir) / (a.name + ".json"));
+  if (!a.muons_out.empty() && !a.req.terrain.height_map.empty()) {
+    throw Error("underground: --muons-out is for a flat overburden, not with --terrain");
+  }
   if (!a.muons_out.empty()) {
     const std::string ext = std::filesystem::path(a.muons_out).extension().string();
     if (ext != ".csv" && ext != ".h5" && ext != ".hdf5") {
@@ -144,6 +147,12 @@ void run_underground_command(UndergroundArgs& a) {
   if (ans.site) {
     const SiteFlux& s = *ans.site;
     print_site(s, ans.overburden);
+    if (ans.terrain) {
+      std::printf(
+          "  (under the terrain: %.1f m.w.e. vertically above the lab; %.4f of the solid "
+          "angle lies beyond the table's slant depth: not counted)\n",
+          s.depth_mwe, ans.terrain->uncounted);
+    }
     write_histogram(dir / (a.name + "_energy.csv"), s.energy, "e_lo_gev", "e_hi_gev",
                     "flux_per_gev");
     write_histogram(dir / (a.name + "_zenith.csv"), s.zenith, "cos_lo", "cos_hi", "flux_per_cos");
@@ -213,6 +222,21 @@ void register_underground_command(CLI::App& app) {
   cmd->add_option("--depths", r.overburden.depths_mwe,
                   "vertical intensity at up to 20 depths [m.w.e.], comma-separated")
       ->delimiter(',');
+  auto* terrain =
+      cmd->add_option("--terrain", r.terrain.height_map,
+                      "a lab under a terrain: its height map (CSV or HDF5, as the geometry's "
+                      "terrain reads it); needs --terrain-x, --terrain-y and --lab");
+  cmd->add_option("--terrain-dataset", r.terrain.dataset, "the HDF5 height map's dataset")
+      ->capture_default_str();
+  auto* tx = cmd->add_option("--terrain-x", r.terrain.x, "the height map's x range MIN,MAX [m]")
+                 ->delimiter(',');
+  auto* ty = cmd->add_option("--terrain-y", r.terrain.y, "the height map's y range MIN,MAX [m]")
+                 ->delimiter(',');
+  auto* lab =
+      cmd->add_option("--lab", r.terrain.lab, "the lab's position X,Y,Z [m], below the surface")
+          ->delimiter(',');
+  terrain->needs(tx)->needs(ty)->needs(lab);
+  for (auto* o : {tx, ty, lab}) o->needs(terrain);
   cmd->add_option("--zenith-max", r.site.zenith_max_deg,
                   "count muons up to this zenith angle [degrees]")
       ->capture_default_str();

@@ -10,87 +10,13 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Random.hh"
 #include "fastmu/flux/SeaLevelFlux.hh"
+#include "fastmu/underground/SiteNodes.hh"
 
 namespace fastmu::underground {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kPerM2ToPerCm2 = 1e-4;
-
-// Four-point Gauss-Legendre nodes and weights on [-1, 1].
-constexpr double kGaussX[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
-                               0.8611363115940526};
-constexpr double kGaussW[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
-                               0.3478548451374538};
-
-struct Node {
-  double c;       // cos(theta)
-  double weight;  // its share of the integral over cos(theta)
-  double lo, hi;  // the part of its bin it stands for (for drawing angles)
-  int bin;        // zenith bin
-};
-
-double cos_max_zenith(const SiteOptions& o) {
-  return o.zenith_max_deg >= 90 ? 0.0 : std::cos(o.zenith_max_deg * kPi / 180.0);
-}
-
-std::vector<Node> zenith_nodes(const SiteOptions& o) {
-  const double c0 = cos_max_zenith(o), width = (1.0 - c0) / o.zenith_bins;
-  std::vector<Node> nodes;
-  for (int b = 0; b < o.zenith_bins; ++b) {
-    const double lo = c0 + b * width, mid = lo + 0.5 * width;
-    double edge = lo;
-    for (int g = 0; g < 4; ++g) {
-      const double w = 0.5 * width * kGaussW[g];
-      nodes.push_back({mid + 0.5 * width * kGaussX[g], w, edge, edge + w, b});
-      edge += w;
-    }
-  }
-  return nodes;
-}
-
-// Per-muon weights at one angle: the sea-level intensity at the muon's E0
-// over its sampling density [cm^-2 s^-1 sr^-1].
-struct AngleWeights {
-  double x = 0;       // slant depth
-  std::size_t n = 0;  // muons alive there (the first n)
-  std::vector<double> w;
-};
-
-void weights_at(const SlantDepthTable& t, double c, double depth, AngleWeights& a) {
-  a.x = depth / c;
-  a.n = a.x <= t.depths.back() ? t.alive_at(a.x) : 0;
-  a.w.resize(a.n);
-  const double cs = flux::cos_theta_star(c);
-  const double per_muon = kPerM2ToPerCm2 / static_cast<double>(t.size());
-  for (std::size_t i = 0; i < a.n; ++i) {
-    const double e0 = t.e0[i];
-    a.w[i] = flux::intensity_at_cos_star(e0, cs) * per_muon / t.energy_density(e0);
-  }
-}
-
-Histogram empty_histogram(std::vector<double> edges) {
-  Histogram h;
-  h.value.assign(edges.size() - 1, 0.0);
-  h.error.assign(edges.size() - 1, 0.0);
-  h.edges = std::move(edges);
-  return h;
-}
-
-std::vector<double> energy_edges(const SiteOptions& o) {
-  const int n = static_cast<int>(
-      std::ceil(std::log10(o.energy_max / o.energy_min) * o.energy_bins_per_decade - 1e-9));
-  std::vector<double> e;
-  for (int i = 0; i <= n; ++i)
-    e.push_back(o.energy_min * std::pow(10.0, double(i) / o.energy_bins_per_decade));
-  return e;
-}
-
-int energy_bin(const std::vector<double>& edges, double e) {
-  if (e < edges.front() || e >= edges.back()) return -1;
-  return static_cast<int>(std::upper_bound(edges.begin(), edges.end(), e) - edges.begin() - 1);
-}
+using namespace site_nodes;
 
 double sum_squares(const std::vector<double>& v) {
   double s = 0;

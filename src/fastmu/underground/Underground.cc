@@ -1,9 +1,15 @@
 #include "fastmu/underground/Underground.hh"
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+
+#include "fastmu/core/Error.hh"
 #include "fastmu/core/Timing.hh"
 #include "fastmu/core/Version.hh"
+#include "fastmu/geometry/HeightMap.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/transport/Transport.hh"
@@ -39,13 +45,51 @@ nlohmann::json model_json(const SlantTableOptions& t) {
   };
 }
 
+// The terrain's site, checked (one line) before any table work; the
+// overburden's depth becomes the vertical depth above the lab.
+TerrainSite terrain_site(const UndergroundRequest& req, Overburden& o, const SiteOptions& site) {
+  const TerrainRequest& t = req.terrain;
+  if (req.overburden.depth_mwe != 0 || req.overburden.rock_depth_m != 0) {
+    throw Error("terrain: give --terrain with --lab, not --depth or --rock-depth");
+  }
+  TerrainSite s;
+  s.x_min = t.x[0], s.x_max = t.x[1], s.y_min = t.y[0], s.y_max = t.y[1];
+  s.lab = t.lab;
+  s.density = o.density;
+  if (!(s.x_min < s.x_max) || !(s.y_min < s.y_max)) {
+    throw Error(fmt::format(
+        "terrain: --terrain-x {},{} and --terrain-y {},{} m must each be MIN,MAX with MIN < MAX",
+        s.x_min, s.x_max, s.y_min, s.y_max));
+  }
+  s.map = read_height_map(t.height_map, t.dataset);
+  check_terrain_site(s);
+  o.depth_mwe = s.density * rock_path(s, {0.0, 0.0, 1.0}, req.table.depth_max_mwe / s.density);
+  SiteOptions so = site;
+  so.depth_mwe = o.depth_mwe;
+  if (!(o.depth_mwe <= req.table.depth_max_mwe)) {
+    throw Error(fmt::format("lab: the vertical depth exceeds the table's reach {} m.w.e.",
+                            req.table.depth_max_mwe));
+  }
+  check_site_options(so, req.table.depth_max_mwe);
+  return s;
+}
+
 }  // namespace
 
 UndergroundAnswer compute_underground(const UndergroundRequest& req, MaterialLibrary& materials,
                                       TableCache& cache) {
   check_slant_options(req.table);
   UndergroundAnswer a;
-  a.overburden = resolve_overburden(req.overburden, materials, req.table.depth_max_mwe);
+  const bool terrain = !req.terrain.height_map.empty();
+  std::optional<TerrainSite> tsite;
+  if (terrain) {
+    OverburdenSpec rock = req.overburden;  // the rock only: the depth comes from the terrain
+    if (rock.depth_mwe == 0 && rock.rock_depth_m == 0) rock.depth_mwe = 1;
+    a.overburden = resolve_overburden(rock, materials, req.table.depth_max_mwe);
+    tsite = terrain_site(req, a.overburden, req.site);
+  } else {
+    a.overburden = resolve_overburden(req.overburden, materials, req.table.depth_max_mwe);
+  }
   SiteOptions site = req.site;
   site.depth_mwe = a.overburden.depth_mwe > 0 ? a.overburden.depth_mwe : 1.0;
   check_site_options(site, req.table.depth_max_mwe);
@@ -60,7 +104,12 @@ UndergroundAnswer compute_underground(const UndergroundRequest& req, MaterialLib
   a.table = table;
 
   const auto t1 = SteadyClock::now();
-  if (a.overburden.depth_mwe > 0) a.site = site_flux(*table, site);
+  if (tsite) {
+    a.terrain = terrain_site_flux(*table, site, *tsite);
+    a.site = a.terrain->flux;
+  } else if (a.overburden.depth_mwe > 0) {
+    a.site = site_flux(*table, site);
+  }
   for (const double d : req.overburden.depths_mwe) {
     DepthIntensityRow row{d, 0, 0};
     vertical_intensity(*table, d, row.intensity, row.error);
@@ -79,6 +128,23 @@ nlohmann::json underground_json(const UndergroundRequest& req, const Underground
                      {"depth_mwe", a.overburden.depth_mwe}};
   if (req.overburden.rock_depth_m > 0)
     j["overburden"]["rock_depth_m"] = req.overburden.rock_depth_m;
+  if (a.terrain) {
+    const TerrainRequest& t = req.terrain;
+    j["terrain"] = {
+        {"height_map", t.height_map},
+        {"x_m", t.x},
+        {"y_m", t.y},
+        {"lab_m", t.lab},
+        {"vertical_depth_m", a.overburden.depth_mwe / a.overburden.density},
+        {"uncounted_solid_angle_fraction", a.terrain->uncounted},
+        {"max_counted_slant_mwe", a.terrain->max_slant_mwe},
+        {"note",
+         "depth_mwe is the vertical depth above the lab; each direction's slant depth is the "
+         "density times the path in rock up to the surface (bilinear in each cell; beyond the "
+         "map's rectangle the edge's heights continue); the rock fills all below the surface, "
+         "the air above is neglected; directions whose slant depth exceeds the table's reach "
+         "are not counted (uncounted_solid_angle_fraction of the solid angle up to zenith_max)"}};
+  }
   j["model"] = model_json(req.table);
   j["table"] = {{"muons", req.table.muons},
                 {"seed", req.table.seed},

@@ -4,6 +4,7 @@
 // intensity at a list of depths, and what the model assumes, as JSON.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "fastmu/underground/Overburden.hh"
 #include "fastmu/underground/SiteFlux.hh"
 #include "fastmu/underground/SlantDepthTable.hh"
+#include "fastmu/underground/TerrainSite.hh"
 
 namespace fastmu {
 class TableCache;
@@ -21,8 +23,19 @@ class TableCache;
 
 namespace fastmu::underground {
 
+// A laboratory under a terrain instead of a flat depth: the height map (as
+// the geometry's `terrain` reads it) over its x-y rectangle, the lab below
+// the surface; the rock (overburden.rock, its density) fills all below it.
+struct TerrainRequest {
+  std::string height_map;  // CSV or HDF5 file; empty: a flat overburden
+  std::string dataset = "height";
+  std::array<double, 2> x{0, 0}, y{0, 0};  // the map's rectangle [m]
+  std::array<double, 3> lab{0, 0, 0};      // [m], in the map's coordinates
+};
+
 struct UndergroundRequest {
   OverburdenSpec overburden;
+  TerrainRequest terrain;
   SiteOptions site;  // its depth_mwe comes from the overburden
   SlantTableOptions table;
   std::string backend = "auto";  // auto | cpu | cuda
@@ -39,10 +52,11 @@ struct UndergroundAnswer {
   std::shared_ptr<const SlantDepthTable> table;
   std::string table_file;
   std::string backend;
-  double table_seconds = 0;        // loading or building the slant-depth table
-  double table_build_seconds = 0;  // of which building (0: from the cache)
-  double site_seconds = 0;         // the site's sums
-  std::optional<SiteFlux> site;    // when a depth was given
+  double table_seconds = 0;                // loading or building the slant-depth table
+  double table_build_seconds = 0;          // of which building (0: from the cache)
+  double site_seconds = 0;                 // the site's sums
+  std::optional<SiteFlux> site;            // when a depth (or a terrain) was given
+  std::optional<TerrainSiteFlux> terrain;  // under a terrain: its site and what is not counted
   std::vector<DepthIntensityRow> depths;
 };
 
