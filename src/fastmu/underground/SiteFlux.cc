@@ -18,12 +18,6 @@ namespace {
 
 using namespace site_nodes;
 
-double sum_squares(const std::vector<double>& v) {
-  double s = 0;
-  for (const double x : v) s += x * x;
-  return s;
-}
-
 }  // namespace
 
 void check_site_options(const SiteOptions& o, double depth_max) {
@@ -109,26 +103,10 @@ SiteFlux site_flux(const SlantDepthTable& t, const SiteOptions& o) {
     }
     const bool last_of_bin = j + 1 == nodes.size() || nodes[j + 1].bin != nd.bin;
     if (last_of_bin) {
-      const double width = zedges[nd.bin + 1] - zedges[nd.bin];
-      double sum = 0;
-      for (std::size_t i = 0; i < bin_used; ++i) sum += acc_bin[i];
-      r.zenith.value[nd.bin] = sum / width;
-      r.zenith.error[nd.bin] = std::sqrt(sum_squares(acc_bin)) / width;
-      std::fill(acc_bin.begin(), acc_bin.begin() + static_cast<std::ptrdiff_t>(bin_used), 0.0);
-      bin_used = 0;
+      close_zenith_bin(r.zenith, nd.bin, acc_bin, bin_used);
     }
   }
-  r.horizontal_err = std::sqrt(sum_squares(acc_h));
-  r.sphere_err = std::sqrt(sum_squares(acc_s));
-  if (r.horizontal > 0) {
-    r.mean_energy = sum_he / r.horizontal;
-    double var = 0;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      const double d = acc_he[i] - r.mean_energy * acc_h[i];
-      var += d * d;
-    }
-    r.mean_energy_err = std::sqrt(var) / r.horizontal;
-  }
+  finish_totals(r, acc_h, acc_s, acc_he, sum_he);
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (last_ebin[i] >= 0) energy_var[last_ebin[i]] += acc_ebin[i] * acc_ebin[i];
   }

@@ -95,4 +95,41 @@ inline int energy_bin(const std::vector<double>& edges, double e) {
   return static_cast<int>(std::upper_bound(edges.begin(), edges.end(), e) - edges.begin() - 1);
 }
 
+inline double sum_squares(const std::vector<double>& v) {
+  double s = 0;
+  for (const double x : v) s += x * x;
+  return s;
+}
+
+// Closes zenith bin `bin` of `h`: its value and error from the per-muon
+// sums acc_bin[0, used) over the bin's nodes [per unit cos(theta)], which are
+// then cleared for the next bin.
+inline void close_zenith_bin(Histogram& h, int bin, std::vector<double>& acc_bin,
+                             std::size_t& used) {
+  const double width = h.edges[bin + 1] - h.edges[bin];
+  double sum = 0;
+  for (std::size_t i = 0; i < used; ++i) sum += acc_bin[i];
+  h.value[bin] = sum / width;
+  h.error[bin] = std::sqrt(sum_squares(acc_bin)) / width;
+  std::fill(acc_bin.begin(), acc_bin.begin() + static_cast<std::ptrdiff_t>(used), 0.0);
+  used = 0;
+}
+
+// The totals' errors and the mean energy with its error, from each table
+// muon's sums over the angles (horizontal, sphere, horizontal x energy).
+inline void finish_totals(SiteFlux& r, const std::vector<double>& acc_h,
+                          const std::vector<double>& acc_s, const std::vector<double>& acc_he,
+                          double sum_he) {
+  r.horizontal_err = std::sqrt(sum_squares(acc_h));
+  r.sphere_err = std::sqrt(sum_squares(acc_s));
+  if (!(r.horizontal > 0)) return;
+  r.mean_energy = sum_he / r.horizontal;
+  double var = 0;
+  for (std::size_t i = 0; i < acc_h.size(); ++i) {
+    const double d = acc_he[i] - r.mean_energy * acc_h[i];
+    var += d * d;
+  }
+  r.mean_energy_err = std::sqrt(var) / r.horizontal;
+}
+
 }  // namespace fastmu::underground::site_nodes

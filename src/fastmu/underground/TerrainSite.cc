@@ -54,12 +54,6 @@ class PerMuonBins {
   std::vector<std::vector<std::pair<int, double>>> sums_;
 };
 
-double sum_squares(const std::vector<double>& v) {
-  double s = 0;
-  for (const double x : v) s += x * x;
-  return s;
-}
-
 void finish_histogram(Histogram& h, const std::vector<double>& var, double scale) {
   for (std::size_t b = 0; b < h.value.size(); ++b) {
     const double width = (h.edges[b + 1] - h.edges[b]) * scale;
@@ -203,27 +197,11 @@ TerrainSiteFlux terrain_site_flux(const SlantDepthTable& t, const SiteOptions& o
     // are consecutive: one running sum per muon per bin.
     const bool last_of_bin = j + 1 == nodes.size() || nodes[j + 1].bin != nd.bin;
     if (last_of_bin) {
-      const double width = zedges[nd.bin + 1] - zedges[nd.bin];
-      double sum = 0;
-      for (std::size_t i = 0; i < bin_used; ++i) sum += acc_bin[i];
-      r.zenith.value[nd.bin] = sum / width;
-      r.zenith.error[nd.bin] = std::sqrt(sum_squares(acc_bin)) / width;
-      std::fill(acc_bin.begin(), acc_bin.begin() + static_cast<std::ptrdiff_t>(bin_used), 0.0);
-      bin_used = 0;
+      close_zenith_bin(r.zenith, nd.bin, acc_bin, bin_used);
     }
   }
   out.uncounted = uncounted / (1.0 - c0);
-  r.horizontal_err = std::sqrt(sum_squares(acc_h));
-  r.sphere_err = std::sqrt(sum_squares(acc_s));
-  if (r.horizontal > 0) {
-    r.mean_energy = sum_he / r.horizontal;
-    double var = 0;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      const double d = acc_he[i] - r.mean_energy * acc_h[i];
-      var += d * d;
-    }
-    r.mean_energy_err = std::sqrt(var) / r.horizontal;
-  }
+  finish_totals(r, acc_h, acc_s, acc_he, sum_he);
   finish_histogram(r.energy, ebins.variances(r.energy.value.size()), 1.0);
   finish_histogram(r.azimuth, abins.variances(r.azimuth.value.size()), kPi / 180.0);
   return out;
