@@ -85,7 +85,7 @@ TransportParams params_for(const std::string& shape, float z) {
                     {"bottom", kEntry},
                     {"material", "G4_Fe"}};
   } else {
-    g["volumes"] = {volume(shape)};
+    g["volumes"] = nlohmann::json::array({volume(shape)});
   }
   MaterialLibrary materials;
   StepOptions opt;
