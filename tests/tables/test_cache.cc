@@ -428,3 +428,56 @@ TEST(TableCache, OldKeysWithTheTopAreNotRead) {
   EXPECT_EQ(load_table(cache.path_for(fe, 0.02)).metadata().cache_key, TableCache::key(fe, k));
   fs::remove_all(dir);
 }
+
+// Tables shipped with fastmu serve where the cache folder lacks them, read
+// in place (nothing written to the cache): only those that carry the key
+// the cache would give a build of its own and hold the whole grid.
+TEST(TableCache, ShippedTablesServeWhereTheCacheLacksThem) {
+  const auto shipped = temp_dir("shipped"), partial = temp_dir("partial"), dir = temp_dir("user");
+  const Material& fe = builtin_materials().find("G4_Fe");
+  std::vector<std::shared_ptr<const TableParams>> made;
+  {
+    TableCache maker(shipped, {});
+    use_small_engine_options(maker.build_options());
+    made = maker.get_ladder(fe, kSmallLadder, false);
+    TableCache low(partial, {});
+    use_small_engine_options(low.build_options());
+    low.build_options().p_top = 6;
+    low.get_ladder(fe, kSmallLadder, false);
+  }
+  for (const double top : {100.0, 6.0}) {
+    TableCache cache(dir, shipped);
+    use_small_engine_options(cache.build_options());
+    cache.build_options().p_top = top;
+    cache.build_options().threads = 1;
+    const auto got = cache.get_ladder(fe, kSmallLadder, false);
+    EXPECT_EQ(cache.builds().ladders, 0u) << top;
+    EXPECT_EQ(cache.builds().shipped, top == 100 ? kSmallLadder.size() : 3u) << top;
+    if (top == 100) {
+      for (std::size_t k = 0; k < got.size(); ++k) expect_same_sampling(*got[k], *made[k]);
+    } else {
+      EXPECT_EQ(got[0]->n_pbins(), 4);  // cut to the request's top, as from the cache
+    }
+    EXPECT_FALSE(fs::exists(dir) && !fs::is_empty(dir)) << "the cache folder stays empty";
+  }
+  // Other settings (a seed) or a file short of the grid's top: built instead.
+  {
+    TableCache cache(dir, shipped);
+    use_small_engine_options(cache.build_options());
+    cache.build_options().seed = 7;
+    cache.build_options().p_top = 6;
+    cache.get_ladder(fe, kSmallLadder, false);
+    EXPECT_EQ(cache.builds().ladders, 1u);
+    EXPECT_EQ(cache.builds().shipped, 0u);
+  }
+  fs::remove_all(dir);
+  {
+    TableCache cache(dir, partial);
+    use_small_engine_options(cache.build_options());
+    cache.build_options().p_top = 6;
+    cache.get_ladder(fe, kSmallLadder, false);
+    EXPECT_EQ(cache.builds().ladders, 1u);
+    EXPECT_EQ(cache.builds().shipped, 0u);
+  }
+  for (const auto& d : {shipped, partial, dir}) fs::remove_all(d);
+}

@@ -121,6 +121,28 @@ TEST(TableFile, RoundTrip) {
   EXPECT_EQ(va.p_min, vb.p_min);
 }
 
+// A file without the alias tables (the cache's, the shipped ones) loads
+// the same cells, rebuilt from its histograms, with or without keeping them.
+TEST(TableFile, AliasTablesRebuiltFromTheHistograms) {
+  TempDir dir;
+  const TableParams& t = small_table();
+  write_table_file(dir.path / "with.h5", t);
+  write_table_file(dir.path / "without.h5", t, TableWriteOptions{.alias = false});
+  EXPECT_LT(fs::file_size(dir.path / "without.h5"), fs::file_size(dir.path / "with.h5"));
+  for (const bool histogram : {true, false}) {
+    TableLoadOptions load;
+    load.histogram = histogram;
+    const TableParams r = load_table(dir.path / "without.h5", 0.02, load);
+    EXPECT_EQ(r.has_histogram(), histogram);
+    if (histogram) EXPECT_EQ(r.data().counts, t.data().counts);
+    ASSERT_EQ(r.data().cells.size(), t.data().cells.size());
+    for (std::size_t i = 0; i < r.data().cells.size(); ++i) {
+      ASSERT_EQ(r.data().cells[i].threshold, t.data().cells[i].threshold) << i;
+      ASSERT_EQ(r.data().cells[i].alias, t.data().cells[i].alias) << i;
+    }
+  }
+}
+
 TEST(TableFile, MakeViewUsesTheCopier) {
   const TableParams& t = small_table();
   std::size_t copied = 0;

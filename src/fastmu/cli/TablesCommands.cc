@@ -1,5 +1,5 @@
-// `fastmu tables build | info | plot | list | prune`: the offline phase on the
-// command line, and the table cache's folder.
+// `fastmu tables build | prepare | info | plot | list | prune`: the offline
+// phase on the command line, and the table cache's folder.
 
 #include <chrono>
 #include <cstdio>
@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "fastmu/cli/Commands.hh"
 #include "fastmu/cli/MpiSession.hh"
@@ -28,6 +29,8 @@
 #include "fastmu/tables/Sha256.hh"
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/tables/TableFile.hh"
+#include "fastmu/transport/StepOptionsCheck.hh"
+#include "fastmu/transport/examples/Examples.hh"
 
 namespace fastmu::cli {
 namespace {
@@ -83,6 +86,45 @@ void run_build(const BuildArgs& a) {
       d.p_edges.front(), d.p_edges.back(), d.nx, d.ny, static_cast<unsigned long long>(samples),
       secs,
       mpi::active() ? fmt::format(" ({} ranks x {} threads)", mpi::size(), o.threads).c_str() : "");
+}
+
+struct PrepareArgs {
+  std::vector<std::string> materials;
+  double p_max = kCacheTopMomentum;
+  double step = 0.02;
+  int long_steps = kDefaultLongSteps;
+  std::string backend = "auto";
+  std::string dir;
+};
+
+// Every table a run through each material needs (its whole ladder, default
+// step options), into the cache: the path a run takes (a world of that
+// material), so that the run then finds them all.
+void run_prepare(const PrepareArgs& a) {
+  const auto start = std::chrono::steady_clock::now();
+  StepOptions options = checked_step_options({a.step, 0.18, 100000, 1, a.long_steps, true});
+  if (!(a.p_max >= 1 && a.p_max <= kCacheTopMomentum)) {
+    throw Error(fmt::format("--p-max: {:g} is not a momentum in [1, {:g}] GeV/c", a.p_max,
+                            kCacheTopMomentum));
+  }
+  MaterialLibrary materials;
+  for (const auto& name : a.materials) materials.find(name);  // every name checked first
+  TableCache cache(a.dir.empty() ? TableCache::default_dir() : std::filesystem::path(a.dir));
+  cache.build_options().p_top = a.p_max;
+  cache.build_options().backend = a.backend;
+  for (const auto& name : a.materials) {
+    const nlohmann::json world = {
+        {"world", {{"min", {-1, -1, -1}}, {"max", {1, 1, 1}}, {"material", name}}}};
+    make_transport_params(world, "tables prepare " + name, materials, {}, &cache, options);
+  }
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf(
+      "prepared %zu material%s to %g GeV/c in %s: %zu ladder%s built or extended (%zu momentum "
+      "bins), %zu tables shipped with fastmu, %.1f s\n",
+      a.materials.size(), a.materials.size() == 1 ? "" : "s", a.p_max, cache.dir().c_str(),
+      cache.builds().ladders, cache.builds().ladders == 1 ? "" : "s", cache.builds().bins,
+      cache.builds().shipped, secs);
 }
 
 void run_info(const std::string& path, bool all_bins) {
@@ -142,6 +184,13 @@ void run_list(const std::filesystem::path& dir) {
   for (const CacheEntry& e : entries) bytes += e.bytes;
   std::printf("table cache %s: %zu ladder%s, %s\n", dir.c_str(), entries.size(),
               entries.size() == 1 ? "" : "s", megabytes(bytes).c_str());
+  if (const auto shipped = TableCache::default_shipped_dir(); !shipped.empty()) {
+    const std::vector<CacheEntry> s = list_cache(shipped);
+    std::uint64_t b = 0;
+    for (const CacheEntry& e : s) b += e.bytes;
+    std::printf("shipped with fastmu %s: %zu ladder%s, %s (used where the cache lacks them)\n",
+                shipped.c_str(), s.size(), s.size() == 1 ? "" : "s", megabytes(b).c_str());
+  }
   if (entries.empty()) return;
   std::printf("%-20s  %-32s  %-19s  %9s  %-20s  %-14s  %s\n", "material", "steps [mm]",
               "momentum [GeV/c]", "size", "created (UTC)", "engine", "state");
@@ -276,6 +325,26 @@ void register_tables_commands(CLI::App& app) {
       ->check(CLI::Range(2, 1000000));
   build->add_option("--out", a->out, "Output table file (.h5)")->required();
   build->callback([a] { run_build(*a); });
+
+  auto pa = std::make_shared<PrepareArgs>();
+  auto* prepare = tables->add_subcommand(
+      "prepare",
+      "Build into the table cache every table a run through the given materials needs "
+      "(e.g. on a GPU node, before many runs elsewhere); nothing that is cached or shipped");
+  prepare->add_option("materials", pa->materials, "Material names (e.g. G4_Fe StandardRock)")
+      ->required();
+  prepare->add_option("--p-max", pa->p_max, "Highest momentum the runs will have [GeV/c]")
+      ->capture_default_str();
+  prepare->add_option("--step", pa->step, "The runs' --step [m]")->capture_default_str();
+  prepare->add_option("--long-steps", pa->long_steps, "The runs' --long-steps")
+      ->capture_default_str();
+  prepare->add_option("--backend", pa->backend, "Engine: cpu, cuda or auto")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  prepare->add_option("--dir", pa->dir,
+                      "Cache folder (default: $FASTMU_CACHE, else $XDG_CACHE_HOME/fastmu, else "
+                      "~/.cache/fastmu)");
+  prepare->callback([pa] { run_prepare(*pa); });
 
   auto info_path = std::make_shared<std::string>();
   auto info_all = std::make_shared<bool>(false);

@@ -18,6 +18,7 @@
 #include "fastmu/tables/EngineSampleSource.hh"
 #include "fastmu/tables/MomentumBinning.hh"
 #include "fastmu/tables/Sha256.hh"
+#include "fastmu/tables/ShippedTables.hh"
 #include "fastmu/tables/TableBins.hh"
 #include "fastmu/tables/TableFile.hh"
 
@@ -46,6 +47,12 @@ std::size_t TableCache::default_samples_per_bin() {
 
 std::string TableCache::key(const Material& m, const TableBuildOptions& o,
                             const std::vector<LadderRung>& ladder, std::size_t rung) {
+  return key_on(to_string(resolve_engine_backend(o.backend, "table backend")), m, o, ladder, rung);
+}
+
+std::string TableCache::key_on(const std::string& backend, const Material& m,
+                               const TableBuildOptions& o, const std::vector<LadderRung>& ladder,
+                               std::size_t rung) {
   if (rung >= ladder.size()) throw Error("table cache: no such step in the ladder");
   // {:.17g}: doubles round-trip, so materials that differ in any bit differ here.
   std::string k = fmt::format("material {} density {:.17g} I {:.17g} gas {}", m.name,
@@ -66,7 +73,7 @@ std::string TableCache::key(const Material& m, const TableBuildOptions& o,
     k += fmt::format(" p {:.17g}..{:.17g} bins {}", o.p_min, o.p_max, o.p_bins);
   }
   TableBuildOptions resolved = o;
-  resolved.backend = to_string(resolve_engine_backend(o.backend, "table backend"));
+  resolved.backend = backend;
   k += fmt::format(" hist {} charge {} seed {} tail {:.17g}; {}; format {}", o.hist_bins, o.charge,
                    o.seed, o.tail_fraction, ladder_generator(ladder, resolved, PhysicsOptions{}),
                    kTableFormatVersion);
@@ -108,7 +115,15 @@ std::string TableCache::default_backend() {
   return s;
 }
 
-TableCache::TableCache(std::filesystem::path dir) : dir_(std::move(dir)) {
+std::filesystem::path TableCache::default_shipped_dir() {
+  if (const char* d = std::getenv("FASTMU_SHIPPED_TABLES")) {
+    return (*d && std::strcmp(d, "none") != 0) ? std::filesystem::path(d) : std::filesystem::path();
+  }
+  return find_shipped_tables();
+}
+
+TableCache::TableCache(std::filesystem::path dir, std::filesystem::path shipped_dir)
+    : dir_(std::move(dir)), shipped_dir_(std::move(shipped_dir)) {
   options_.samples_per_bin = default_samples_per_bin();
   options_.backend = default_backend();
   options_.p_max = kCacheTopMomentum;
@@ -162,6 +177,8 @@ std::shared_ptr<const TableParams> TableCache::load_if_current(const std::filesy
 struct TableCache::LadderPlan {
   std::vector<std::string> keys;
   std::vector<std::filesystem::path> paths;
+  std::vector<std::vector<std::string>> shipped_keys;  // the keys of a build on each backend
+  int grid_bins = 0;                      // the whole grid's (a shipped table holds them all)
   std::vector<double> steps;
   std::vector<int> first;     // the rung's first bin (>= bins: no bins below the top)
   std::vector<double> edges;  // the grid up to the request's top
@@ -169,6 +186,21 @@ struct TableCache::LadderPlan {
   std::filesystem::path lock;
   bool active(std::size_t k) const { return first[k] < bins; }
 };
+
+std::shared_ptr<const TableParams> TableCache::load_shipped(const Material& material,
+                                                            const LadderPlan& plan, std::size_t k,
+                                                            int threads) const {
+  for (const std::string& sk : plan.shipped_keys[k]) {
+    const auto path = shipped_dir_ / file_name(material.name, plan.steps[k], sk);
+    try {
+      auto t = load_if_current(path, material, plan.steps[k], sk, threads);
+      if (t && plan.first[k] + t->n_pbins() >= plan.grid_bins) return t;
+    } catch (const Error& e) {
+      std::fprintf(stderr, "fastmu: table cache: shipped table skipped: %s\n", e.what());
+    }
+  }
+  return nullptr;
+}
 
 namespace {
 
@@ -216,9 +248,18 @@ TableCache::LadderPlan TableCache::plan_ladder(const Material& material,
   LadderPlan plan;
   plan.edges = ladder_momentum_edges(options_);
   plan.bins = static_cast<int>(plan.edges.size()) - 1;
+  TableBuildOptions whole = options_;
+  whole.p_top = 0;
+  plan.grid_bins = static_cast<int>(ladder_momentum_edges(whole).size()) - 1;
   for (std::size_t k = 0; k < ladder.size(); ++k) {
     options_for(ladder[k].step_m);  // checks the step
     plan.keys.push_back(key(material, options_, ladder, k));
+    plan.shipped_keys.emplace_back();
+    if (!shipped_dir_.empty()) {
+      for (const char* backend : {"cuda", "cpu"}) {
+        plan.shipped_keys.back().push_back(key_on(backend, material, options_, ladder, k));
+      }
+    }
     plan.paths.push_back(dir_ / file_name(material.name, ladder[k].step_m, plan.keys.back()));
     plan.steps.push_back(ladder[k].step_m);
     plan.first.push_back(ladder[k].p_from > 0 ? first_bin_from(plan.edges, ladder[k].p_from) : 0);
@@ -249,14 +290,17 @@ int TableCache::load_held(const Material& material, const LadderPlan& plan, bool
       const auto it = loaded_.find(plan.keys[k]);
       if (it != loaded_.end() && plan.first[k] + it->second->n_pbins() >= plan.bins) continue;
       std::error_code ec;
-      if (!std::filesystem::exists(plan.paths[k], ec)) continue;
-      auto t = load_if_current(plan.paths[k], material, plan.steps[k], plan.keys[k], 0);
-      if (!t && note && share_.rank == 0) {
-        std::fprintf(stderr,
-                     "fastmu: table cache: %s was made with other settings or another "
-                     "material definition; rebuilding it\n",
-                     plan.paths[k].c_str());
+      std::shared_ptr<const TableParams> t;
+      if (std::filesystem::exists(plan.paths[k], ec)) {
+        t = load_if_current(plan.paths[k], material, plan.steps[k], plan.keys[k], 0);
+        if (!t && note && share_.rank == 0) {
+          std::fprintf(stderr,
+                       "fastmu: table cache: %s was made with other settings or another "
+                       "material definition; rebuilding it\n",
+                       plan.paths[k].c_str());
+        }
       }
+      if (!t && (t = load_shipped(material, plan, k, 0))) shipped_keys_.insert(plan.keys[k]);
       if (t && (it == loaded_.end() || t->n_pbins() > it->second->n_pbins())) {
         loaded_[plan.keys[k]] = std::move(t);
       }
@@ -272,6 +316,8 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
     const TableRequest* request;
     std::string key;
     std::filesystem::path path;
+    LadderPlan plan;
+    std::size_t rung;
   };
   std::vector<Job> jobs;
   {
@@ -289,7 +335,7 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
       const std::string& k = plan.keys[rung];
       if (loaded_.count(k)) continue;
       if (std::none_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == k; })) {
-        jobs.push_back({&r, k, plan.paths[rung]});
+        jobs.push_back({&r, k, plan.paths[rung], plan, rung});
       }
     }
   }
@@ -298,11 +344,16 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
   const int files = std::min<int>(4, static_cast<int>(jobs.size()));
   const int threads = std::max(1, resolve_thread_count(0) / std::max(files, 1));
   std::vector<std::shared_ptr<const TableParams>> found(jobs.size());
+  std::vector<char> from_shipped(jobs.size(), 0);
   parallel_for_chunks(jobs.size(), files, 1, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
       try {
         found[i] = load_if_current(jobs[i].path, *jobs[i].request->material,
                                    jobs[i].request->step_m, jobs[i].key, threads);
+        if (!found[i]) {
+          found[i] = load_shipped(*jobs[i].request->material, jobs[i].plan, jobs[i].rung, threads);
+          from_shipped[i] = found[i] != nullptr;
+        }
       } catch (const Error&) {
         // get() loads it again and reports the problem in the run's order
       }
@@ -310,6 +361,7 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
   });
   std::lock_guard<std::mutex> lock(mutex_);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (from_shipped[i]) shipped_keys_.insert(jobs[i].key);
     if (found[i]) loaded_.emplace(jobs[i].key, std::move(found[i]));
   }
 }
@@ -324,6 +376,20 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
                     step_m, p_from, table_top_momentum(options_)));
   }
   return t;
+}
+
+void TableCache::report_shipped(const Material& material, const LadderPlan& plan, bool print) {
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < plan.keys.size(); ++k) {
+    if (plan.active(k) && shipped_keys_.count(plan.keys[k])) ++n;
+  }
+  if (n == 0 || shipped_reported_.count(material.name)) return;
+  shipped_reported_[material.name] = true;
+  builds_.shipped += n;
+  if (print) {
+    std::fprintf(stderr, "fastmu: table cache: %s tables shipped with fastmu (%s)\n",
+                 material.name.c_str(), shipped_dir_.c_str());
+  }
 }
 
 std::vector<std::shared_ptr<const TableParams>> TableCache::get_ladder(
@@ -368,6 +434,7 @@ std::vector<std::shared_ptr<const TableParams>> TableCache::get_ladder(
       served = tables[k];
     }
   }
+  report_shipped(material, plan, progress && leader);
   const std::string reported = material.name + " " + plan.keys.front();
   if (progress && leader && cached_top > plan.edges.back() * (1 + 1e-9) &&
       reported_[reported] != plan.bins) {
@@ -438,7 +505,7 @@ void TableCache::extend_ladder(const Material& material, const LadderPlan& plan,
       }
       auto table = std::make_shared<const TableParams>(std::move(meta), std::move(data),
                                                        plan.paths[k].string(), o.threads);
-      if (leader) write_table_file(plan.paths[k], *table);
+      if (leader) write_table_file(plan.paths[k], *table, TableWriteOptions{.alias = false});
       loaded_[plan.keys[k]] = std::move(table);
     }
   });

@@ -10,12 +10,22 @@
 // from its own random stream, so they equal those of a whole build) and
 // replaces the files, under a lock on the material in the cache folder, so
 // that a second process waits and then finds them covered.
+//
+// Tables shipped with fastmu (data/tables: built on a GPU by
+// tools/build-shipped-tables.sh, installed beside the scripts and in the pip
+// package) are a second, read-only folder: where the cache folder lacks a
+// table, a shipped one serves if it carries the key the cache would give a
+// build of its own (on a GPU or a CPU) and holds the whole momentum grid. The samples
+// are the same physics on either backend (only their random streams
+// differ), so a CPU-only machine starts with the GPU's tables instead of
+// building for an hour.
 #pragma once
 
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +41,11 @@ class TableCache {
  public:
   // The cache folder: $FASTMU_CACHE, else $XDG_CACHE_HOME/fastmu, else ~/.cache/fastmu.
   static std::filesystem::path default_dir();
+  // The shipped tables: $FASTMU_SHIPPED_TABLES if set (empty or "none": no
+  // shipped tables), else data/tables beside the program or the Python
+  // module (share/fastmu/data/tables of an install, fastmu/data/tables of
+  // the pip package), else the source tree's; empty when none exists.
+  static std::filesystem::path default_shipped_dir();
   // The most samples per momentum bin for tables the cache builds (they
   // stop earlier where the loss precision is met): $FASTMU_CACHE_SAMPLES if
   // set (tests use a few thousand), else 1e6.
@@ -49,15 +64,21 @@ class TableCache {
   // top. A new option that changes tables must be added here.
   static std::string key(const Material& material, const TableBuildOptions& options,
                          const std::vector<LadderRung>& ladder, std::size_t rung);
+  // The same for a build on `backend` (cpu or cuda), whatever this machine has.
+  static std::string key_on(const std::string& backend, const Material& material,
+                            const TableBuildOptions& options, const std::vector<LadderRung>& ladder,
+                            std::size_t rung);
   // The key of a table built alone (a ladder of options.step_m only).
   static std::string key(const Material& material, const TableBuildOptions& options);
   // "<material>_step<mm>mm_<first 16 hex digits of SHA-256(key)>_v<format>.h5",
   // e.g. "G4_Fe_step20mm_3f2a...e1_v1.h5".
   static std::string file_name(const std::string& material, double step_m, const std::string& key);
 
-  explicit TableCache(std::filesystem::path dir = default_dir());
+  explicit TableCache(std::filesystem::path dir = default_dir(),
+                      std::filesystem::path shipped_dir = default_shipped_dir());
 
   const std::filesystem::path& dir() const { return dir_; }
+  const std::filesystem::path& shipped_dir() const { return shipped_dir_; }
   // The file the table of `material` for `step_m` built alone (with
   // build_options()) has.
   std::filesystem::path path_for(const Material& material, double step_m) const;
@@ -91,6 +112,7 @@ class TableCache {
   struct Builds {
     std::size_t ladders = 0;
     std::size_t bins = 0;
+    std::size_t shipped = 0;  // tables served from the shipped folder
   };
   const Builds& builds() const { return builds_; }
 
@@ -140,8 +162,18 @@ class TableCache {
   std::shared_ptr<const TableParams> load_if_current(const std::filesystem::path& path,
                                                      const Material& material, double step_m,
                                                      const std::string& k, int threads) const;
+  // Rung k's table from the shipped folder if one there is current and holds
+  // the whole grid, else nullptr (a bad shipped file is skipped, not fatal:
+  // the cache builds instead).
+  std::shared_ptr<const TableParams> load_shipped(const Material& material, const LadderPlan& plan,
+                                                  std::size_t k, int threads) const;
 
   std::filesystem::path dir_;
+  std::filesystem::path shipped_dir_;
+  // Names the shipped tables serving `plan` (once per material) and counts them.
+  void report_shipped(const Material& material, const LadderPlan& plan, bool print);
+  std::set<std::string> shipped_keys_;            // keys served from the shipped folder
+  std::map<std::string, bool> shipped_reported_;  // materials whose shipped tables were named
   TableBuildOptions options_;
   BinShare share_;
   std::mutex mutex_;

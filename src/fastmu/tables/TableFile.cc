@@ -1,5 +1,6 @@
 #include "fastmu/tables/TableFile.hh"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "fastmu/io/Hdf5.hh"
 #include "fastmu/io/Hdf5Chunks.hh"
 #include "fastmu/io/InputFiles.hh"
+#include "fastmu/tables/AliasTable.hh"
 #include "fastmu/tables/MomentumBinning.hh"
 
 namespace fastmu {
@@ -199,9 +201,27 @@ struct Reader {
   }
 };
 
+// Each bin's alias table from its counts, as the builders make it
+// (TableBuilder.cc, LadderBuilder.cc): the same doubles, the same cells.
+std::vector<AliasCell> alias_cells_of(const std::vector<std::uint32_t>& counts,
+                                      std::size_t cells_per_bin, int threads) {
+  std::vector<AliasCell> cells(counts.size());
+  const std::size_t bins = cells_per_bin ? counts.size() / cells_per_bin : 0;
+  parallel_for_chunks(bins, threads, 1, [&](std::size_t lo, std::size_t hi) {
+    std::vector<double> w(cells_per_bin);
+    for (std::size_t b = lo; b < hi; ++b) {
+      const auto* c = counts.data() + b * cells_per_bin;
+      std::copy(c, c + cells_per_bin, w.begin());
+      build_alias_table(w, std::span<AliasCell>(cells.data() + b * cells_per_bin, cells_per_bin));
+    }
+  });
+  return cells;
+}
+
 }  // namespace
 
-void write_table_file(const std::filesystem::path& path, const TableParams& table) {
+void write_table_file(const std::filesystem::path& path, const TableParams& table,
+                      const TableWriteOptions& options) {
   if (!table.has_histogram()) {
     throw Error(path.string() + ": cannot write a table loaded without its histograms");
   }
@@ -220,14 +240,17 @@ void write_table_file(const std::filesystem::path& path, const TableParams& tabl
     w.dataset("momentum_centres", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, d.p_centres.data());
     static_assert(sizeof(HistAxes) == 4 * sizeof(float));
     w.dataset("axes", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, {n, 4}, d.axes.data());
-    std::vector<float> thr(d.cells.size());
-    std::vector<std::int32_t> idx(d.cells.size());
-    for (std::size_t i = 0; i < d.cells.size(); ++i) {
-      thr[i] = d.cells[i].threshold;
-      idx[i] = d.cells[i].alias;
+    if (options.alias) {
+      std::vector<float> thr(d.cells.size());
+      std::vector<std::int32_t> idx(d.cells.size());
+      for (std::size_t i = 0; i < d.cells.size(); ++i) {
+        thr[i] = d.cells[i].threshold;
+        idx[i] = d.cells[i].alias;
+      }
+      w.dataset("alias_threshold", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, {n, nx1, ny1}, thr.data(),
+                true);
+      w.dataset("alias_index", H5T_NATIVE_INT32, H5T_STD_I32LE, {n, nx1, ny1}, idx.data(), true);
     }
-    w.dataset("alias_threshold", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, {n, nx1, ny1}, thr.data(), true);
-    w.dataset("alias_index", H5T_NATIVE_INT32, H5T_STD_I32LE, {n, nx1, ny1}, idx.data(), true);
     w.dataset("histogram", H5T_NATIVE_UINT32, H5T_STD_U32LE, {n, nx1, ny1}, d.counts.data(), true);
     w.dataset("samples_per_bin", H5T_NATIVE_UINT64, H5T_STD_U64LE, {n}, d.samples_per_bin.data());
     w.dataset("mean_loss", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, d.mean_loss.data());
@@ -321,17 +344,24 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   const auto axes = r.dataset<float>("axes", H5T_NATIVE_FLOAT, {n, 4});
   d.axes.resize(n);
   std::memcpy(d.axes.data(), axes.data(), axes.size() * sizeof(float));
-  const auto thr = r.dataset<float>("alias_threshold", H5T_NATIVE_FLOAT, {n, nx1, ny1});
-  const auto idx = r.dataset<std::int32_t>("alias_index", H5T_NATIVE_INT32, {n, nx1, ny1});
-  d.cells.resize(thr.size());
-  parallel_for_chunks(thr.size(), options.threads, std::size_t(1) << 20,
-                      [&](std::size_t b, std::size_t e) {
-                        for (std::size_t i = b; i < e; ++i) d.cells[i] = {thr[i], idx[i]};
-                      });
-  if (options.histogram) {
-    d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {n, nx1, ny1});
+  if (io::h5::has_dataset(file.get(), "alias_threshold") ||
+      io::h5::has_dataset(file.get(), "alias_index")) {
+    const auto thr = r.dataset<float>("alias_threshold", H5T_NATIVE_FLOAT, {n, nx1, ny1});
+    const auto idx = r.dataset<std::int32_t>("alias_index", H5T_NATIVE_INT32, {n, nx1, ny1});
+    d.cells.resize(thr.size());
+    parallel_for_chunks(thr.size(), options.threads, std::size_t(1) << 20,
+                        [&](std::size_t b, std::size_t e) {
+                          for (std::size_t i = b; i < e; ++i) d.cells[i] = {thr[i], idx[i]};
+                        });
+    if (options.histogram) {
+      d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {n, nx1, ny1});
+    } else {
+      H5Dclose(r.open_dataset("histogram"));  // still required of a table file
+    }
   } else {
-    H5Dclose(r.open_dataset("histogram"));  // still required of a table file
+    d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {n, nx1, ny1});
+    d.cells = alias_cells_of(d.counts, static_cast<std::size_t>(nx1 * ny1), options.threads);
+    if (!options.histogram) std::vector<std::uint32_t>().swap(d.counts);
   }
   d.samples_per_bin = r.dataset<std::uint64_t>("samples_per_bin", H5T_NATIVE_UINT64, {n});
   d.mean_loss = r.dataset<double>("mean_loss", H5T_NATIVE_DOUBLE, {n});

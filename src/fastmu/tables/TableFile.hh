@@ -8,12 +8,24 @@
 
 namespace fastmu {
 
+// What write_table_file writes. The alias tables are a function of the
+// histograms (build_alias_table of each bin's counts, as the builders make
+// them), so a file may leave them out: load_table then rebuilds them, bit for
+// bit, faster than it inflates them. The table cache's files and the tables
+// shipped with fastmu do; a table a user names (`tables build --out`) keeps
+// them for readers other than fastmu.
+struct TableWriteOptions {
+  bool alias = true;
+};
+
 // Writes atomically: the file appears whole or not at all.
-void write_table_file(const std::filesystem::path& path, const TableParams& table);
+void write_table_file(const std::filesystem::path& path, const TableParams& table,
+                      const TableWriteOptions& options = {});
 
 // What load_table reads. The transport samples the alias tables only, so the
-// table cache leaves out the histograms (a third of a file's bytes to
-// inflate; TableData::counts stays empty, TableParams::has_histogram()).
+// table cache leaves out the histograms (TableData::counts stays empty,
+// TableParams::has_histogram()); a file without alias tables has its
+// histograms read all the same, to rebuild them.
 struct TableLoadOptions {
   bool histogram = true;
   int threads = 0;  // threads inflating and checking the large datasets (0: all cores)
