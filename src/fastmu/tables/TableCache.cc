@@ -178,7 +178,7 @@ struct TableCache::LadderPlan {
   std::vector<std::string> keys;
   std::vector<std::filesystem::path> paths;
   std::vector<std::vector<std::string>> shipped_keys;  // the keys of a build on each backend
-  int grid_bins = 0;                      // the whole grid's (a shipped table holds them all)
+  int grid_bins = 0;  // the whole grid's (a shipped table holds them all)
   std::vector<double> steps;
   std::vector<int> first;     // the rung's first bin (>= bins: no bins below the top)
   std::vector<double> edges;  // the grid up to the request's top
