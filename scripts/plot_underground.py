@@ -100,6 +100,7 @@ def depth_panels(axes, depths_csv, measured, medium):
                         label=f"{exp} ({med})")
     for ax, title in zip(axes, ("rock and salt (measured: each row's medium)", "water and ice")):
         ax.set_yscale("log")
+        ax.margins(0.08)  # the first and last points and their bars clear of the frame
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("vertical depth [m.w.e.]")
         ax.set_ylabel("vertical intensity [cm$^{-2}$ s$^{-1}$ sr$^{-1}$]")
