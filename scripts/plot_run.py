@@ -11,9 +11,10 @@
       SHiP-like shield: hits at the sensitive plane (x-y) and their |p|.
   plot_run.py underground --csv depth_intensity.csv --out PNG
       vertical muon intensity against depth in standard rock with the
-      measured vertical intensities of examples/underground/
-      depth_intensity_measured.csv (each with its error and source) and, as
-      a thin line, the relation of Menon et al. (1967).
+      measured vertical intensities in rock and salt of
+      data/depth_intensity_measured.csv (each with its error and source;
+      its water and ice rows belong to another depth scale) and, as a thin
+      line, the relation of Menon et al. (1967).
 """
 import argparse
 import csv
@@ -162,8 +163,13 @@ def underground(args):
     hh = np.linspace(min(h.min(), 500), h.max(), 200)
     axes[0].plot(hh, 9.8e-7 * np.exp(-hh / 810.0), color="0.6", lw=0.8,
                  label="Menon et al. 1967 (fit): 9.8e-7 exp(-h / 810 m.w.e.)")
+    # The example is standard rock: a depth in m.w.e. of water or ice is a
+    # different overburden, so those rows are left to `fastmu underground
+    # --rock water|sea_water|ice --depths` (scripts/plot_underground.py).
     groups = {}
     for r in measured_rows(MEASURED):
+        if r["medium"] in ("water", "sea water", "ice"):
+            continue
         groups.setdefault((r["experiment"], r["medium"]), []).append(r)
     markers = "sDv^<>pP*hX"
     for k, ((exp, medium), rows) in enumerate(sorted(groups.items())):
@@ -171,7 +177,7 @@ def underground(args):
         y = np.array([float(r["intensity"]) for r in rows])
         err = np.array([float(r["intensity_err"]) for r in rows])
         style = dict(fmt=markers[k % len(markers)], ms=6, color=f"C{k}", label=f"{exp} ({medium})")
-        axes[0].errorbar(x, y, yerr=err, **style)
+        axes[0].errorbar(x, y, yerr=[np.minimum(err, 0.9 * y), err], **style)
         # fastmu at the measured depths (log-interpolated), within its range
         inside = (x >= h.min()) & (x <= h.max())
         if inside.any():

@@ -91,10 +91,16 @@ def depth_panels(axes, depths_csv, measured, medium):
             x = np.array([float(r["depth_mwe"]) for r in rs])
             y = np.array([float(r["intensity"]) for r in rs])
             e = np.array([float(r["intensity_err"]) for r in rs])
-            ax.errorbar(x, y, yerr=e, fmt=markers[k % len(markers)], ms=5, alpha=0.8,
+            # On a log axis a bar below zero is not drawn: one as large as
+            # its value stops at a tenth of it.
+            low = np.minimum(e, 0.9 * y)
+            # Rock filled, water and ice open: told apart on either axis.
+            ax.errorbar(x, y, yerr=[low, e], fmt=markers[k % len(markers)], ms=5, alpha=0.8,
+                        mfc=None if is_rock(med) else "none", capsize=2,
                         label=f"{exp} ({med})")
-    for ax, title in zip(axes, ("rock (measured: the site's rock)", "water and ice")):
+    for ax, title in zip(axes, ("rock and salt (measured: each row's medium)", "water and ice")):
         ax.set_yscale("log")
+        ax.margins(0.08)  # the first and last points and their bars clear of the frame
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("vertical depth [m.w.e.]")
         ax.set_ylabel("vertical intensity [cm$^{-2}$ s$^{-1}$ sr$^{-1}$]")

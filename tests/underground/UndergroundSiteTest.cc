@@ -2,8 +2,8 @@
 // (5000 sea-level muons, tables from the test cache): the outputs agree with
 // each other (total flux against the integrals of its distributions, the
 // vertical intensity two ways), the errors are finite, the table file reads
-// back as written, the vertical intensity lies within a loose factor of the
-// measured compilation, the flat laboratories' measured total fluxes agree
+// back as written, the measured compilation is well formed and the vertical
+// intensity lies within a loose factor of it, the flat laboratories' measured total fluxes agree
 // within a stated tolerance (tables of 20000 muons of each site's rock
 // preset), and bad input is refused before any table work.
 #include <gtest/gtest.h>
@@ -13,7 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
+#include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -113,36 +114,30 @@ double integral(const Histogram& h, double scale = 1.0) {
   return s;
 }
 
-// Measured vertical intensities in rock (examples/underground).
+// Measured vertical intensities in the site's own rock
+// (data/depth_intensity_measured.csv).
 struct Measured {
   double depth, intensity, error;
 };
 std::vector<Measured> measured_rock() {
-  const std::filesystem::path path = std::filesystem::path(FASTMU_TEST_DATA_DIR) / ".." / ".." /
-                                     "data" / "depth_intensity_measured.csv";
-  std::ifstream f(path);
   std::vector<Measured> rows;
-  std::string line;
-  std::vector<std::string> header;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
-    if (header.empty()) {
-      header = cells;
-      continue;
-    }
-    auto col = [&](const std::string& name) {
-      for (std::size_t i = 0; i < header.size(); ++i)
-        if (header[i] == name) return cells.at(i);
-      return std::string();
-    };
-    if (col("medium") != "rock") continue;
-    rows.push_back({std::stod(col("depth_mwe")), std::stod(col("intensity")),
-                    std::stod(col("intensity_err"))});
+  for (const auto& row : data_rows("depth_intensity_measured.csv")) {
+    if (row.at("medium") != "rock") continue;
+    rows.push_back({std::stod(row.at("depth_mwe")), std::stod(row.at("intensity")),
+                    std::stod(row.at("intensity_err"))});
   }
   return rows;
+}
+
+// A number cell read whole ("1.5e-7", not "1.5e-7x"); NaN when it is not one.
+double number_cell(const std::string& cell) {
+  std::size_t used = 0;
+  try {
+    const double v = std::stod(cell, &used);
+    return used == cell.size() ? v : std::nan("");
+  } catch (const std::exception&) {
+    return std::nan("");
+  }
 }
 
 TEST(UndergroundSite, OutputsAgreeWithEachOther) {
@@ -199,6 +194,48 @@ TEST(UndergroundSite, VerticalIntensityNearTheMeasuredCompilation) {
     ++checked;
   }
   EXPECT_GE(checked, 2);
+}
+
+// The measured compilation reads as the plots and the comparison above read
+// it: every row has every column, a positive finite depth, intensity and
+// error, a medium the plots know (rock or water/ice axis), and a source key
+// that the header's source list cites.
+TEST(UndergroundSite, MeasuredCompilationIsWellFormed) {
+  const std::filesystem::path path = std::filesystem::path(FASTMU_TEST_DATA_DIR) / ".." / ".." /
+                                     "data" / "depth_intensity_measured.csv";
+  std::ifstream f(path);
+  ASSERT_TRUE(f) << path;
+  const std::set<std::string> media = {"rock",  "standard rock", "salt",
+                                       "water", "sea water",     "ice"};
+  const std::vector<std::string> columns = {"experiment",    "medium", "depth_mwe", "intensity",
+                                            "intensity_err", "source", "read_at"};
+  // A cited source is a comment line "#  key: ..." with a key such as gray2011.
+  const std::regex cited(R"(^#\s+([a-z]+[0-9]{4}[a-z]?):)");
+  std::set<std::string> keys;
+  std::vector<std::string> header;
+  int rows = 0;
+  for (std::string line; std::getline(f, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, cited)) keys.insert(m[1]);
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<std::string> cells = csv_cells(line);
+    if (header.empty()) {
+      header = cells;
+      ASSERT_EQ(header, columns);
+      continue;
+    }
+    ++rows;
+    ASSERT_EQ(cells.size(), header.size()) << line;
+    EXPECT_FALSE(cells[0].empty()) << line;
+    EXPECT_TRUE(media.count(cells[1])) << "medium '" << cells[1] << "': " << line;
+    for (int c = 2; c <= 4; ++c) {
+      const double v = number_cell(cells[c]);
+      EXPECT_TRUE(std::isfinite(v) && v > 0) << header[c] << " '" << cells[c] << "': " << line;
+    }
+    EXPECT_TRUE(keys.count(cells[5])) << "source '" << cells[5] << "' not cited above it";
+    EXPECT_FALSE(cells[6].empty()) << line;
+  }
+  EXPECT_GE(rows, 5);
 }
 
 // The flat laboratories of data/underground_labs_measured.csv marked for the
