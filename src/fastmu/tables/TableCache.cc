@@ -378,6 +378,12 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
   return t;
 }
 
+bool TableCache::holds(const Material& material, const std::vector<LadderRung>& ladder) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const LadderPlan plan = plan_ladder(material, ladder);
+  return held_end(plan) >= plan.bins || load_held(material, plan, false) >= plan.bins;
+}
+
 void TableCache::report_shipped(const Material& material, const LadderPlan& plan, bool print) {
   std::size_t n = 0;
   for (std::size_t k = 0; k < plan.keys.size(); ++k) {

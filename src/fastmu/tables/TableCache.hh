@@ -107,6 +107,11 @@ class TableCache {
                                                              const std::vector<LadderRung>& ladder,
                                                              bool progress = true);
 
+  // Whether the cache folder or the shipped tables hold every table of the
+  // ladder up to the request's top (loading them, as get_ladder would);
+  // builds nothing.
+  bool holds(const Material& material, const std::vector<LadderRung>& ladder);
+
   // What this cache built: ladders built or extended, and momentum bins
   // sampled (one per bin, whatever the number of rungs).
   struct Builds {
