@@ -790,6 +790,16 @@ void register_run_command(CLI::App& app) {
       mpi::require_one_process("--example",
                                "run it as one process, or split a muon file with "
                                "--geometry, --muons and --out");
+      // An example makes its own geometry and muons and writes into --out-dir.
+      for (const auto& [option, value] :
+           {std::pair{"--geometry", a->geometry}, {"--muons", a->muons}, {"--out", a->out}}) {
+        if (!value.empty()) {
+          throw Error(
+              fmt::format("{} '{}': --example {} makes its own geometry and muons and "
+                          "writes into --out-dir; {} is for a run of your own files",
+                          option, value, a->example, option));
+        }
+      }
     }
     if (a->example == "iron-block") {
       run_iron_block(*a);
