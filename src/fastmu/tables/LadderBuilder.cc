@@ -5,9 +5,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -262,7 +266,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // job, which draws the same samples (a job's streams are its own).
 LadderRecords run_jobs(const Material& material, const RungGroup& rg,
                        const std::vector<LadderJob>& jobs, std::vector<BinRun*>& owners,
-                       EngineBackend backend, int threads, BuildClock& clock) {
+                       EngineBackend backend, int threads, BuildClock& clock, std::mutex& engine) {
+  const std::lock_guard<std::mutex> one_call_at_a_time(engine);
   const auto t0 = std::chrono::steady_clock::now();
   if (!trace_wanted()) {
     LadderRecords rec = sample_ladder(material, rg.spec, jobs, backend, threads);
@@ -321,7 +326,7 @@ void trace_bin(const Material& material, const RungGroup& rg, const BinRun& run,
 // by one task), its histories numbered on from the previous rounds'.
 void sample_group(const Material& material, const RungGroup& rg, const std::vector<double>& edges,
                   const TableBuildOptions& o, EngineBackend backend, std::vector<BinRun>& group,
-                  BuildClock& clock) {
+                  BuildClock& clock, std::mutex& engine) {
   const std::vector<Rung>& rungs = rg.rungs;
   for (;;) {
     std::vector<LadderJob> jobs;
@@ -345,7 +350,8 @@ void sample_group(const Material& material, const RungGroup& rg, const std::vect
       records += take * reach;
     }
     if (jobs.empty()) break;
-    const LadderRecords rec = run_jobs(material, rg, jobs, owners, backend, o.threads, clock);
+    const LadderRecords rec =
+        run_jobs(material, rg, jobs, owners, backend, o.threads, clock, engine);
     const auto t0 = std::chrono::steady_clock::now();
     histogram_batch(owners, jobs, rec, rungs.size(), o.threads);
     clock.histogram_s += seconds_since(t0);
@@ -406,6 +412,68 @@ void finish_group(std::vector<BinRun>& group, const RungGroup& rg, int threads) 
       build_alias_table(w, std::span<AliasCell>(d.cells.data() + b * cpb, cpb));
     }
   });
+}
+
+// A group of bins [from, to) of `mine` and the set of histories that fills them.
+struct SampleUnit {
+  std::size_t from, to;
+  const RungGroup* rg;
+};
+
+// Samples and finishes every unit. On the GPU two units run at once, so
+// that one's histograms fill on the CPU while the other's histories run in
+// the engine (one engine call at a time). Units own disjoint bins and each
+// bin fills its histograms round after round as before: the tables are
+// those of one unit at a time, bit for bit.
+BuildClock sample_units(const Material& material, const std::vector<SampleUnit>& units,
+                        const std::vector<int>& mine, const std::vector<double>& edges,
+                        const TableBuildOptions& o, EngineBackend backend,
+                        const std::function<void(const SampleUnit&, std::size_t)>& done) {
+  std::mutex engine, lock;
+  std::size_t next = 0;
+  std::exception_ptr failure;
+  const auto work = [&](BuildClock& clock) {
+    for (;;) {
+      std::size_t u;
+      {
+        const std::lock_guard<std::mutex> l(lock);
+        if (next >= units.size() || failure) return;
+        u = next++;
+      }
+      try {
+        const SampleUnit& unit = units[u];
+        const RungGroup& rg = *unit.rg;
+        std::vector<BinRun> group;
+        for (std::size_t i = unit.from; i < unit.to; ++i) {
+          if (rg.rungs.front().first_bin <= mine[i])
+            group.push_back(start_bin(mine[i], rg.rungs, o));
+        }
+        const std::size_t histories = clock.histories;
+        sample_group(material, rg, edges, o, backend, group, clock, engine);
+        const auto t0 = std::chrono::steady_clock::now();
+        finish_group(group, rg, o.threads);
+        clock.histogram_s += seconds_since(t0);
+        done(unit, clock.histories - histories);
+      } catch (...) {
+        const std::lock_guard<std::mutex> l(lock);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  };
+  BuildClock first, second;
+  if (backend == EngineBackend::cuda && units.size() > 1) {
+    std::thread other(work, std::ref(second));
+    work(first);
+    other.join();
+  } else {
+    work(first);
+  }
+  if (failure) std::rethrow_exception(failure);
+  first.histories += second.histories;
+  first.samples += second.samples;
+  first.sampling_s += second.sampling_s;
+  first.histogram_s += second.histogram_s;
+  return first;
 }
 
 std::vector<double> ladder_edges(const Material& material, const std::vector<LadderRung>& rungs,
@@ -583,23 +651,25 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
     // The time left weighs the bins by their cost (this process's share of them).
     const std::vector<double> cost = bin_costs(mine, rungs, groups, edges, o);
     if (!spread || own_share) bar->set_work_total(std::accumulate(cost.begin(), cost.end(), 0.0));
+    // One unit per group of bins and set of histories; a group's bar moves
+    // when its last unit is done.
+    std::vector<SampleUnit> units;
+    std::vector<std::size_t> left((mine.size() + kBinsPerGroup - 1) / kBinsPerGroup, 0);
     for (std::size_t g = 0; g < mine.size(); g += kBinsPerGroup) {
-      const std::size_t histories = clock.histories;
       for (const RungGroup& rg : groups) {
-        std::vector<BinRun> group;
-        for (std::size_t i = g; i < std::min(mine.size(), g + kBinsPerGroup); ++i) {
-          if (rg.rungs.front().first_bin <= mine[i])
-            group.push_back(start_bin(mine[i], rg.rungs, o));
-        }
-        sample_group(material, rg, edges, o, backend, group, clock);
-        const auto t0 = std::chrono::steady_clock::now();
-        finish_group(group, rg, o.threads);
-        clock.histogram_s += seconds_since(t0);
+        units.push_back({g, std::min(mine.size(), g + kBinsPerGroup), &rg});
+        ++left[g / kBinsPerGroup];
       }
-      const std::size_t end = std::min(mine.size(), g + kBinsPerGroup);
-      bar->add(end - g, std::accumulate(cost.begin() + g, cost.begin() + end, 0.0));
-      bar->add_also(clock.histories - histories, "histories");
     }
+    std::mutex progress_lock;
+    const auto done = [&](const SampleUnit& u, std::size_t histories) {
+      const std::lock_guard<std::mutex> lock(progress_lock);
+      bar->add_also(histories, "histories");
+      if (--left[u.from / kBinsPerGroup] == 0) {
+        bar->add(u.to - u.from, std::accumulate(cost.begin() + u.from, cost.begin() + u.to, 0.0));
+      }
+    };
+    clock = sample_units(material, units, mine, edges, o, backend, done);
   });
   std::string created = utc_now_iso();
   if (!spread) bar->finish();
