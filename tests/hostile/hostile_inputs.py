@@ -109,6 +109,7 @@ def option_cases():
              "2", "--p-bins", "2", "--samples-per-bin", "20", "--hist-bins", "4", "--threads", "1",
              "--out", "t.h5"]
     flux = ["flux", "--n", "10", "--out", "f.csv"]
+    prepare = ["tables", "prepare", "G4_Fe", "--p-max", "2", "--dir", "cache"]
     example = ["run", "--example", "iron-block", "--out-dir", ".", "--no-plot", "--n-detailed",
                "0", "--p-max", "2"]
     table = [
@@ -134,6 +135,10 @@ def option_cases():
         (example, "--n", ["0", "-1", "1e300", "18446744073709551615", "abc", "1000000001", "1.5"]),
         (example, "--n-detailed", ["-1", "abc", "1e300"]),
         (example, "--out", ["x.csv", "x.h5"]),
+        (prepare, "--p-max", ["0", "-1", "0.5", "1e30", "100001", "nan", "abc"]),
+        (prepare, "--step", ["0", "-1", "1e300"] + BAD_NUMBERS),
+        (prepare, "--long-steps", ["-1", "11", "abc"]),
+        (prepare, "--backend", ["gpu", ""]),
         (example, "--muons", ["m.csv"]),
         (example, "--geometry", ["g.json"]),
         (sample, "--p", ["0", "-1", "1e7", "1e30", "100001"] + BAD_NUMBERS),
@@ -174,6 +179,9 @@ def option_cases():
                 argv += [option, v]
             cases.append(run_case(argv, {}, "error", MENTION.get(option, option)))
     # A mistyped command: the nearest commands, not "a subcommand is required".
+    for material in ("G4_Nothing", "", "vacuum2"):
+        cases.append(run_case(["tables", "prepare", material, "--dir", "cache"], {}, "error",
+                              "material", name=f"tables prepare {material!r}"))
     for word, mention in (("runn", "did you mean 'run'"), ("tabels", "did you mean 'tables'"),
                           ("xyz", "commands: physics")):
         cases.append(run_case([word, "--help"], {}, "error", mention, name=f"command {word}"))
