@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <fcntl.h>
@@ -23,6 +25,7 @@
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/io/ColumnTable.hh"
 #include "fastmu/io/Hdf5.hh"
+#include "fastmu/io/Hdf5DeflatedRows.hh"
 #include "fastmu/io/Hdf5RawRows.hh"
 #include "fastmu/io/InputFiles.hh"
 #include "fastmu/io/PositionedIo.hh"
@@ -150,6 +153,13 @@ struct MuonReader::Impl {
   std::vector<io::h5::RawRowExtent> extents;  // where the rows lie (fd open), or none
   std::vector<float> raw_f;
   std::vector<double> raw_d;
+  // Deflated chunks, inflated on all cores (else H5Dread on one thread). A
+  // chunk that reaches past a read is inflated whole and kept for the next
+  // (`tail`), so each chunk is inflated once whatever the read sizes.
+  std::optional<io::h5::DeflatedGrid> grid;
+  io::h5::StoredChunks stored;
+  std::vector<unsigned char> tail, next_tail;
+  std::uint64_t tail_chunk = std::numeric_limits<std::uint64_t>::max();
 
   ~Impl() {
     if (fd >= 0) ::close(fd);
@@ -255,6 +265,10 @@ struct MuonReader::Impl {
     if (!extents.empty()) {
       fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) extents.clear();
+    }
+    if (extents.empty()) {
+      grid = io::h5::deflated_grid(dataset.get(),
+                                   single_precision ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE);
     }
   }
 
@@ -533,8 +547,76 @@ struct MuonReader::Impl {
     row += n;
   }
 
+  template <class T>
+  std::vector<T>& raw_buffer() {
+    if constexpr (std::is_same_v<T, float>) {
+      return raw_f;
+    } else {
+      return raw_d;
+    }
+  }
+
+  // n rows from `row` out of deflated chunks: the stored chunks fetched
+  // through HDF5 on this thread, inflated and placed into the raw rows on
+  // all cores, then converted and checked on all cores.
+  template <class T>
+  void read_deflated(std::size_t n, MuonBatch& out) {
+    const io::h5::DeflatedGrid& g = *grid;
+    const std::uint64_t b = row, e = row + n, cr = g.chunk_rows;
+    const std::uint64_t k0 = b / cr, k1 = (e - 1) / cr + 1;
+    const bool have_first = tail_chunk == k0;
+    // The last chunk holds rows a later read needs: kept whole (unless it
+    // is the kept chunk already).
+    const bool keep_last = e < std::min(k1 * cr, g.rows) && !(have_first && k0 + 1 == k1);
+    const std::uint64_t f0 = have_first ? k0 + 1 : k0;
+    if (f0 < k1 && !io::h5::fetch_chunks(dataset.get(), g, f0, k1, stored)) {
+      throw Error(fmt::format("{}: cannot read dataset 'muons' rows {}..{}", source, b, e));
+    }
+    const std::size_t row_bytes = ncol * sizeof(T);
+    std::vector<T>& raw = raw_buffer<T>();
+    raw.resize(n * ncol);
+    auto* dst = reinterpret_cast<unsigned char*>(raw.data());
+    if (keep_last) next_tail.resize(static_cast<std::size_t>(cr) * row_bytes);
+    // The lowest corrupt chunk, as a serial read would meet it first.
+    std::atomic<std::uint64_t> corrupt{std::numeric_limits<std::uint64_t>::max()};
+    const std::uint64_t per_row = g.col_chunks();
+    parallel_for_chunks((k1 - f0) * per_row, threads, 1, [&](std::size_t ib, std::size_t ie) {
+      std::vector<unsigned char> plain, scratch;
+      for (std::size_t it = ib; it < ie; ++it) {
+        const std::uint64_t k = f0 + it / per_row, j = it % per_row;
+        const std::uint64_t first = k * cr, end = std::min(first + cr, g.rows);
+        const bool ok =
+            keep_last && k + 1 == k1
+                ? io::h5::place_chunk(g, stored, k, j, first, end, next_tail.data(), plain, scratch)
+                : io::h5::place_chunk(g, stored, k, j, std::max(b, first), std::min(e, end),
+                                      dst + (std::max(b, first) - b) * row_bytes, plain, scratch);
+        for (std::uint64_t seen = corrupt.load(); !ok && k < seen;) {
+          if (corrupt.compare_exchange_weak(seen, k)) break;
+        }
+      }
+    });
+    if (const std::uint64_t k = corrupt.load(); k != std::numeric_limits<std::uint64_t>::max()) {
+      throw Error(fmt::format("{}: cannot read dataset 'muons' rows {}..{} (corrupt chunk)", source,
+                              k * cr, std::min(k * cr + cr, g.rows)));
+    }
+    if (have_first) {
+      const std::uint64_t end = std::min(e, k0 * cr + cr);
+      std::memcpy(dst, tail.data() + (b - k0 * cr) * row_bytes, (end - b) * row_bytes);
+    }
+    if (keep_last) {
+      const std::uint64_t first = std::max(b, (k1 - 1) * cr);
+      std::memcpy(dst + (first - b) * row_bytes,
+                  next_tail.data() + (first - (k1 - 1) * cr) * row_bytes, (e - first) * row_bytes);
+      std::swap(tail, next_tail);
+      tail_chunk = k1 - 1;
+    }
+    convert(raw.data(), n, b, out, 0);
+    row += n;
+  }
+
   // HDF5 rows: by positioned reads on all cores where the layout allows,
-  // else through H5Dread in blocks of kReadBlock (the raw buffer stays small).
+  // inflated on all cores where deflated, else through H5Dread in blocks of
+  // kReadBlock (the raw buffer stays small).
   std::size_t hdf5_next(std::size_t max_rows, MuonBatch& out) {
     const std::uint64_t n64 = std::min<std::uint64_t>(max_rows, *total - row);
     const std::size_t n = static_cast<std::size_t>(n64);
@@ -544,6 +626,14 @@ struct MuonReader::Impl {
         read_raw<float>(n, out);
       } else {
         read_raw<double>(n, out);
+      }
+      return n;
+    }
+    if (grid && n > 0) {
+      if (single_precision) {
+        read_deflated<float>(n, out);
+      } else {
+        read_deflated<double>(n, out);
       }
       return n;
     }
@@ -649,8 +739,9 @@ bool MuonReader::read(std::size_t max_rows, MuonBatch& out) {
 
 std::size_t MuonReader::buffer_bytes_per_row() const {
   const Impl& m = *impl_;
-  return m.csv ? static_cast<std::size_t>(m.bytes_per_line * 1.05) + 1
-               : m.ncol * (m.single_precision ? sizeof(float) : sizeof(double));
+  const std::size_t raw = m.ncol * (m.single_precision ? sizeof(float) : sizeof(double));
+  // Deflated: the raw rows and their stored chunks (at most as large).
+  return m.csv ? static_cast<std::size_t>(m.bytes_per_line * 1.05) + 1 : m.grid ? 2 * raw : raw;
 }
 
 }  // namespace fastmu
