@@ -7,6 +7,36 @@
 #include "fastmu/io/Hdf5Inflate.hh"
 
 namespace fastmu::io::h5 {
+namespace {
+
+// `rows` runs of W bytes, from `src` every `in_stride` bytes to `out` every
+// `out_stride`: a fixed size, so the copy is inlined, not a library call per
+// element (a chunk of one column is one element a row).
+template <std::size_t W>
+void copy_runs_fixed(const unsigned char* src, std::size_t in_stride, unsigned char* out,
+                     std::size_t out_stride, std::uint64_t rows) {
+  for (std::uint64_t r = 0; r < rows; ++r, src += in_stride, out += out_stride) {
+    std::memcpy(out, src, W);
+  }
+}
+
+void copy_runs(const unsigned char* src, std::size_t in_stride, unsigned char* out,
+               std::size_t out_stride, std::uint64_t rows, std::size_t bytes) {
+  switch (bytes) {
+    case 4:
+      return copy_runs_fixed<4>(src, in_stride, out, out_stride, rows);
+    case 8:
+      return copy_runs_fixed<8>(src, in_stride, out, out_stride, rows);
+    case 16:
+      return copy_runs_fixed<16>(src, in_stride, out, out_stride, rows);
+    default:
+      for (std::uint64_t r = 0; r < rows; ++r, src += in_stride, out += out_stride) {
+        std::memcpy(out, src, bytes);
+      }
+  }
+}
+
+}  // namespace
 
 std::optional<DeflatedGrid> deflated_grid(hid_t dataset, hid_t native_type) {
   Handle dcpl(H5Dget_create_plist(dataset));
@@ -80,10 +110,8 @@ bool place_chunk(const DeflatedGrid& g, const StoredChunks& s, std::uint64_t k, 
   const std::size_t bytes = width * g.element_size;
   if (g.chunk_cols == g.cols) {  // whole rows: one copy
     std::memcpy(out, src, static_cast<std::size_t>(row_end - row_begin) * out_stride);
-    return true;
-  }
-  for (std::uint64_t r = row_begin; r < row_end; ++r, src += in_stride, out += out_stride) {
-    std::memcpy(out, src, bytes);
+  } else {
+    copy_runs(src, in_stride, out, out_stride, row_end - row_begin, bytes);
   }
   return true;
 }
