@@ -231,38 +231,53 @@ TEST(MuonReaderHdf5, InflatedRowsEqualTheUncompressedFileWithAnyThreadsAndReads)
   }
 }
 
-TEST(MuonReaderHdf5, ACorruptChunkIsNamedByItsRows) {
-  const Layout l{"corrupt_gzip", H5T_IEEE_F32LE, 999, true, 0, Way::deflated, true};
-  const auto path = write_file(l);
-  {
-    // Chunk 3 (rows 2997..3996) overwritten with bytes that do not inflate.
-    Handle file = io::h5::open_file(path.string());
-    Handle ds(H5Dopen2(file.get(), "muons", H5P_DEFAULT));
-    const hsize_t origin[2] = {3 * 999, 0};
-    unsigned mask = 0;
-    haddr_t addr = HADDR_UNDEF;
-    hsize_t size = 0;
-    ASSERT_GE(H5Dget_chunk_info_by_coord(ds.get(), origin, &mask, &addr, &size), 0);
-    ASSERT_NE(addr, HADDR_UNDEF);
-    std::FILE* f = std::fopen(path.c_str(), "r+b");
-    ASSERT_NE(f, nullptr);
-    const std::vector<unsigned char> junk(size, 0xA5);
-    std::fseek(f, static_cast<long>(addr), SEEK_SET);
-    std::fwrite(junk.data(), 1, junk.size(), f);
-    std::fclose(f);
-  }
-  for (int threads : {1, 3}) {
-    MuonReader reader(path, threads);
-    MuonBatch part;
-    std::string msg;
-    try {
-      while (reader.read(2500, part)) {
-      }
-    } catch (const Error& e) {
-      msg = e.what();
+// `path` with chunk 3 (rows 2997..3996 in chunks of 999) overwritten with
+// bytes that do not inflate.
+void corrupt_chunk_3(const std::filesystem::path& path) {
+  Handle file = io::h5::open_file(path.string());
+  Handle ds(H5Dopen2(file.get(), "muons", H5P_DEFAULT));
+  const hsize_t origin[2] = {3 * 999, 0};
+  unsigned mask = 0;
+  haddr_t addr = HADDR_UNDEF;
+  hsize_t size = 0;
+  ASSERT_GE(H5Dget_chunk_info_by_coord(ds.get(), origin, &mask, &addr, &size), 0);
+  ASSERT_NE(addr, HADDR_UNDEF);
+  std::FILE* f = std::fopen(path.c_str(), "r+b");
+  ASSERT_NE(f, nullptr);
+  const std::vector<unsigned char> junk(size, 0xA5);
+  std::fseek(f, static_cast<long>(addr), SEEK_SET);
+  std::fwrite(junk.data(), 1, junk.size(), f);
+  std::fclose(f);
+}
+
+// The message of the error reading the whole of `path` in reads of `step`.
+std::string read_error(const std::filesystem::path& path, int threads, std::size_t step) {
+  MuonReader reader(path, threads);
+  MuonBatch part;
+  try {
+    while (reader.read(step, part)) {
     }
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(MuonReaderHdf5, ACorruptChunkIsNamedByItsRowsAfterAnyBadRowBeforeIt) {
+  const Layout l{"corrupt_gzip", H5T_IEEE_F32LE, 999, true, 0, Way::deflated, true};
+  auto path = write_file(l);
+  corrupt_chunk_3(path);
+  for (int threads : {1, 3}) {
+    const std::string msg = read_error(path, threads, 2500);
     EXPECT_NE(msg.find(".h5: cannot read dataset 'muons' rows 2997..3996"), std::string::npos)
         << msg;
+  }
+  // A bad row before the corrupt chunk, in the same read: named first.
+  path = write_file(l, {1500, 4500});
+  corrupt_chunk_3(path);
+  for (int threads : {1, 3}) {
+    const std::string msg = read_error(path, threads, 5000);
+    EXPECT_NE(msg.find(".h5 row 1500, column pdg"), std::string::npos) << msg;
   }
   std::filesystem::remove(path);
 }

@@ -595,13 +595,16 @@ struct MuonReader::Impl {
         }
       }
     });
-    if (const std::uint64_t k = corrupt.load(); k != std::numeric_limits<std::uint64_t>::max()) {
-      throw Error(fmt::format("{}: cannot read dataset 'muons' rows {}..{} (corrupt chunk)", source,
-                              k * cr, std::min(k * cr + cr, g.rows)));
-    }
     if (have_first) {
       const std::uint64_t end = std::min(e, k0 * cr + cr);
       std::memcpy(dst, tail.data() + (b - k0 * cr) * row_bytes, (end - b) * row_bytes);
+    }
+    if (const std::uint64_t k = corrupt.load(); k != std::numeric_limits<std::uint64_t>::max()) {
+      // A bad row before the corrupt chunk is named first, as a serial read would.
+      const std::uint64_t good = std::max(b, k * cr);
+      if (good > b) convert(raw.data(), static_cast<std::size_t>(good - b), b, out, 0);
+      throw Error(fmt::format("{}: cannot read dataset 'muons' rows {}..{} (corrupt chunk)", source,
+                              k * cr, std::min(k * cr + cr, g.rows)));
     }
     if (keep_last) {
       const std::uint64_t first = std::max(b, (k1 - 1) * cr);
