@@ -26,6 +26,7 @@
 #include "fastmu/io/ColumnTable.hh"
 #include "fastmu/io/Hdf5.hh"
 #include "fastmu/io/Hdf5DeflatedRows.hh"
+#include "fastmu/io/Hdf5Lock.hh"
 #include "fastmu/io/Hdf5RawRows.hh"
 #include "fastmu/io/InputFiles.hh"
 #include "fastmu/io/PositionedIo.hh"
@@ -569,8 +570,11 @@ struct MuonReader::Impl {
     // is the kept chunk already).
     const bool keep_last = e < std::min(k1 * cr, g.rows) && !(have_first && k0 + 1 == k1);
     const std::uint64_t f0 = have_first ? k0 + 1 : k0;
-    if (f0 < k1 && !io::h5::fetch_chunks(dataset.get(), g, f0, k1, stored)) {
-      throw Error(fmt::format("{}: cannot read dataset 'muons' rows {}..{}", source, b, e));
+    if (f0 < k1) {
+      const io::h5::LibraryLock lock(io::h5::library_mutex());
+      if (!io::h5::fetch_chunks(dataset.get(), g, f0, k1, stored)) {
+        throw Error(fmt::format("{}: cannot read dataset 'muons' rows {}..{}", source, b, e));
+      }
     }
     const std::size_t row_bytes = ncol * sizeof(T);
     std::vector<T>& raw = raw_buffer<T>();
@@ -649,19 +653,22 @@ struct MuonReader::Impl {
   }
 
   void hdf5_block(std::size_t n, MuonBatch& out, std::size_t offset) {
-    const hsize_t start[2] = {row, 0}, count[2] = {n, ncol};
-    io::h5::Handle fspace(H5Dget_space(dataset.get()));
-    H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
-    io::h5::Handle mspace(H5Screate_simple(2, count, nullptr));
     herr_t st;
-    if (single_precision) {
-      raw_f.resize(n * ncol);
-      st = H5Dread(dataset.get(), H5T_NATIVE_FLOAT, mspace.get(), fspace.get(), H5P_DEFAULT,
-                   raw_f.data());
-    } else {
-      raw_d.resize(n * ncol);
-      st = H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT,
-                   raw_d.data());
+    {
+      const io::h5::LibraryLock lock(io::h5::library_mutex());
+      const hsize_t start[2] = {row, 0}, count[2] = {n, ncol};
+      io::h5::Handle fspace(H5Dget_space(dataset.get()));
+      H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
+      io::h5::Handle mspace(H5Screate_simple(2, count, nullptr));
+      if (single_precision) {
+        raw_f.resize(n * ncol);
+        st = H5Dread(dataset.get(), H5T_NATIVE_FLOAT, mspace.get(), fspace.get(), H5P_DEFAULT,
+                     raw_f.data());
+      } else {
+        raw_d.resize(n * ncol);
+        st = H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT,
+                     raw_d.data());
+      }
     }
     if (st < 0)
       throw Error(fmt::format("{}: cannot read dataset 'muons' rows {}..{}", source, row, row + n));

@@ -23,6 +23,7 @@
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/ColumnTable.hh"
 #include "fastmu/io/Hdf5Deflate.hh"
+#include "fastmu/io/Hdf5Lock.hh"
 #include "fastmu/io/PositionedIo.hh"
 #include "fastmu/io/TempFiles.hh"
 
@@ -318,6 +319,7 @@ struct MuonWriter::Impl {
   // Chunks allocated for rows [0, total): the dataset grown a chunk at a
   // time (early allocation gives each its place in the file).
   void reserve_rows(std::uint64_t total) {
+    const io::h5::LibraryLock lock(io::h5::library_mutex());
     const std::uint64_t need = (total + kRowsPerChunk - 1) / kRowsPerChunk;
     const std::size_t first_new = chunk_offset.size();
     while (chunk_offset.size() < need) {
@@ -355,6 +357,7 @@ struct MuonWriter::Impl {
   }
 
   void create_dataset(bool chunked, std::uint64_t initial_rows) {
+    const io::h5::LibraryLock lock(io::h5::library_mutex());
     const hsize_t dims[2] = {initial_rows, ncol};
     const hsize_t maxdims[2] = {chunked ? H5S_UNLIMITED : initial_rows, ncol};
     io::h5::Handle space(H5Screate_simple(2, dims, maxdims));
@@ -377,6 +380,7 @@ struct MuonWriter::Impl {
   }
 
   void write_block(const double* d, std::size_t k) {
+    const io::h5::LibraryLock lock(io::h5::library_mutex());
     if (!dataset.valid()) create_dataset(true, 0);
     const hsize_t new_dims[2] = {dataset_rows + k, ncol};
     if (H5Dset_extent(dataset.get(), new_dims) < 0)
@@ -428,6 +432,7 @@ struct MuonWriter::Impl {
 
   // One chunk of kRowsPerChunk rows filtered already, stored as it is.
   void write_deflated_block(const std::vector<unsigned char>& bytes) {
+    const io::h5::LibraryLock lock(io::h5::library_mutex());
     const hsize_t new_dims[2] = {dataset_rows + kRowsPerChunk, ncol};
     if (H5Dset_extent(dataset.get(), new_dims) < 0)
       throw Error(name + ": cannot extend dataset 'muons'");
@@ -646,6 +651,7 @@ void MuonWriter::place_part(const PartLayout& layout, const std::filesystem::pat
 void MuonWriter::commit() {
   Impl& m = *impl_;
   if (m.hdf5 && m.mode == Mode::file) {
+    const io::h5::LibraryLock lock(io::h5::library_mutex());
     const std::size_t left = m.pending.size() / m.ncol;
     if (!m.dataset.valid()) {
       // Smaller than one block: a contiguous dataset of exactly these rows.
