@@ -16,6 +16,7 @@
 #include "TestTables.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/io/ColumnTable.hh"
+#include "fastmu/io/Hdf5.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/transport/stream/MuonIO.hh"
 #include "fastmu/transport/stream/MuonReader.hh"
@@ -100,6 +101,88 @@ TEST(MuonWriter, SameBytesForAnySplitOfTheRows) {
     EXPECT_EQ(t.at(2, 0), 13);
     EXPECT_EQ(t.at(2, 2), -13.0f);           // py = -id, as float
     EXPECT_EQ(t.at(2, 8), 1.0 / 3 + 13.0f);  // weight keeps double precision
+  }
+}
+
+// The rows of `r` as the writer encodes them (every row kept), written by
+// HDF5's own filters: the dataset made as the writer makes it, grown and
+// written a chunk at a time through H5Dwrite.
+void write_with_hdf5_filters(const std::filesystem::path& path, const TransportResult& r,
+                             bool with_plane, int level) {
+  const hsize_t ncol = with_plane ? 11 : 10, n = r.size();
+  std::vector<double> rows(n * ncol);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& m = r.muons;
+    double* d = rows.data() + i * ncol;
+    const double v[11] = {static_cast<double>(r.id_of(i)),
+                          m.px[i],
+                          m.py[i],
+                          m.pz[i],
+                          m.x[i],
+                          m.y[i],
+                          m.z[i],
+                          static_cast<double>(m.pdg[i]),
+                          m.weight[i],
+                          static_cast<double>(r.status[i]),
+                          static_cast<double>(r.plane[i])};
+    std::copy(v, v + ncol, d);
+  }
+  io::h5::Handle file = io::h5::create_file(path.string());
+  const hsize_t dims[2] = {0, ncol}, maxdims[2] = {H5S_UNLIMITED, ncol};
+  io::h5::Handle space(H5Screate_simple(2, dims, maxdims));
+  io::h5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE));
+  H5Pset_obj_track_times(dcpl.get(), false);
+  const hsize_t chunk[2] = {MuonWriter::kRowsPerChunk, ncol};
+  H5Pset_chunk(dcpl.get(), 2, chunk);
+  H5Pset_shuffle(dcpl.get());
+  H5Pset_deflate(dcpl.get(), static_cast<unsigned>(level));
+  io::h5::Handle ds(H5Dcreate2(file.get(), "muons", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                               dcpl.get(), H5P_DEFAULT));
+  ASSERT_TRUE(ds.valid());
+  io::h5::write_attribute(
+      ds.get(), "columns",
+      std::string("id,px,py,pz,x,y,z,pdg,weight,status") + (with_plane ? ",plane" : ""));
+  for (hsize_t b = 0; b < n; b += MuonWriter::kRowsPerChunk) {
+    const hsize_t k = std::min<hsize_t>(MuonWriter::kRowsPerChunk, n - b);
+    const hsize_t grown[2] = {b + k, ncol}, start[2] = {b, 0}, count[2] = {k, ncol};
+    ASSERT_GE(H5Dset_extent(ds.get(), grown), 0);
+    io::h5::Handle fspace(H5Dget_space(ds.get()));
+    H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
+    io::h5::Handle mspace(H5Screate_simple(2, count, nullptr));
+    ASSERT_GE(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT,
+                       rows.data() + b * ncol),
+              0);
+  }
+  ds.reset();
+  H5Fflush(file.get(), H5F_SCOPE_GLOBAL);
+}
+
+// gzip chunks compressed on all threads and stored by H5Dwrite_chunk: the
+// bytes HDF5's filters write, for any thread count and split of the rows.
+TEST(MuonWriter, GzipChunksCompressedOnAllThreadsAreTheBytesOfHdf5sFilters) {
+  const auto dir = work_dir();
+  const std::size_t n = MuonWriter::kRowsPerChunk * 3 + 777;  // a partial last chunk
+  TransportResult all = fake_result(n, 10);
+  for (std::size_t i = 0; i < n; ++i) all.plane[i] = static_cast<std::int32_t>(i % 3);
+  for (bool with_plane : {false, true}) {
+    for (int level : {1, 6}) {
+      const auto want = dir / "hdf5_filters.h5";
+      write_with_hdf5_filters(want, all, with_plane, level);
+      const std::string expected = slurp(want);
+      ASSERT_FALSE(expected.empty());
+      for (int threads : {1, 4}) {
+        for (std::size_t step : {std::size_t(1000), std::size_t(70000)}) {
+          const auto got = dir / "gzip_threads.h5";
+          MuonWriter w(got, OutputLayout{true, with_plane},
+                       io::h5::parse_compression("gzip:" + std::to_string(level)), threads);
+          for (std::size_t b = 0; b < n; b += step) w.append(slice(all, b, std::min(n, b + step)));
+          w.commit();
+          EXPECT_EQ(w.rows(), n);
+          EXPECT_TRUE(slurp(got) == expected) << "plane " << with_plane << " level " << level
+                                              << " threads " << threads << " step " << step;
+        }
+      }
+    }
   }
 }
 

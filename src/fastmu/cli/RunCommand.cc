@@ -95,7 +95,8 @@ double tables_top(const RunArgs& a) {
     MuonReader reader(a.muons, a.threads, limits);
     MuonBatch chunk;
     double top = 0;
-    while (reader.read(std::size_t{1} << 20, chunk)) top = std::max(top, highest_momentum(chunk));
+    while (reader.read(std::size_t{1} << 20, chunk))
+      top = std::max(top, highest_momentum(chunk, a.threads));
     return top > 0 ? std::min(top, kCacheTopMomentum) : 1.0;
   }
   char* end = nullptr;

@@ -1,7 +1,5 @@
 #include "fastmu/io/Hdf5Chunks.hh"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -11,45 +9,9 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/io/Hdf5.hh"
+#include "fastmu/io/Hdf5Inflate.hh"
 
 namespace fastmu::io::h5 {
-namespace {
-
-// Whether the pipeline is deflate, optionally preceded by shuffle (the
-// order HDF5 applies them when writing), and nothing else.
-bool deflate_pipeline(hid_t dcpl, bool& shuffled) {
-  const int n = H5Pget_nfilters(dcpl);
-  shuffled = false;
-  if (n < 1 || n > 2) return false;
-  for (int i = 0; i < n; ++i) {
-    unsigned flags = 0, config = 0;
-    std::size_t nvalues = 8;
-    unsigned values[8];
-    char name[64];
-    const H5Z_filter_t f = H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &nvalues, values,
-                                          sizeof name, name, &config);
-    if (n == 2 && i == 0 && f == H5Z_FILTER_SHUFFLE) {
-      shuffled = true;
-    } else if (i == n - 1 && f == H5Z_FILTER_DEFLATE) {
-      // the last filter
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
-// HDF5's shuffle puts byte j of every element together; undo it.
-void unshuffle(const unsigned char* in, unsigned char* out, std::size_t bytes, std::size_t size) {
-  const std::size_t n = bytes / size;
-  for (std::size_t j = 0; j < size; ++j) {
-    const unsigned char* plane = in + j * n;
-    for (std::size_t i = 0; i < n; ++i) out[i * size + j] = plane[i];
-  }
-  std::memcpy(out + n * size, in + n * size, bytes - n * size);
-}
-
-}  // namespace
 
 bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_size, void* out,
                           const char* source, int threads) {
@@ -93,23 +55,16 @@ bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_
   }
   auto* dst = static_cast<unsigned char*>(out);
   parallel_for_chunks(nchunks, threads, 1, [&](std::size_t begin, std::size_t end) {
-    std::vector<unsigned char> plain(chunk_bytes), unshuffled(shuffled ? chunk_bytes : 0);
+    std::vector<unsigned char> plain(chunk_bytes), scratch;
     for (std::size_t k = begin; k < end; ++k) {
-      uLongf got = static_cast<uLongf>(chunk_bytes);
-      const int rc =
-          uncompress(plain.data(), &got, raw[k].data(), static_cast<uLong>(raw[k].size()));
-      if (rc != Z_OK || got != chunk_bytes) {
+      if (!unfilter_chunk(raw[k].data(), raw[k].size(), 0, shuffled, element_size, chunk_bytes,
+                          plain.data(), scratch)) {
         throw Error(std::string(source) + ": corrupt compressed chunk " + std::to_string(k));
-      }
-      const unsigned char* bytes = plain.data();
-      if (shuffled) {
-        unshuffle(plain.data(), unshuffled.data(), chunk_bytes, element_size);
-        bytes = unshuffled.data();
       }
       // A chunk past the end holds a whole chunk's bytes; only its rows in
       // the dataset are kept.
       const std::size_t at = k * chunk_bytes;
-      std::memcpy(dst + at, bytes, std::min(chunk_bytes, total_bytes - at));
+      std::memcpy(dst + at, plain.data(), std::min(chunk_bytes, total_bytes - at));
     }
   });
   return true;

@@ -1,8 +1,12 @@
 #include "fastmu/transport/MuonRowCheck.hh"
 
+#include <algorithm>
+#include <mutex>
+
 #include <fmt/format.h>
 
 #include "fastmu/core/Error.hh"
+#include "fastmu/core/Parallel.hh"
 
 namespace fastmu {
 
@@ -29,6 +33,18 @@ std::string muon_row_problem(const double* v, const MuonRowLimits& limits) {
         p, limits.p_max);
   }
   return {};
+}
+
+double highest_momentum(const MuonBatch& b, int threads) {
+  std::mutex m;
+  double top = 0;
+  parallel_for_chunks(b.size(), threads, std::size_t(1) << 16, [&](std::size_t i0, std::size_t i1) {
+    double t = 0;
+    for (std::size_t i = i0; i < i1; ++i) t = fmax(t, row_momentum(b.px[i], b.py[i], b.pz[i]));
+    std::lock_guard<std::mutex> lock(m);
+    top = std::max(top, t);
+  });
+  return top;
 }
 
 void check_muon_rows(const MuonBatch& b, const MuonRowLimits& limits, const std::string& source) {

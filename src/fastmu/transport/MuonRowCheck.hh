@@ -53,6 +53,10 @@ inline double highest_momentum(const MuonBatch& b) {
   return top;
 }
 
+// The same on `threads` threads (0: all): a file's worth of rows (`fastmu
+// run --p-max auto` scans the whole input before the tables are chosen).
+double highest_momentum(const MuonBatch& b, int threads);
+
 // Whether row v = px,py,pz,x,y,z,pdg,weight can be transported. T: float or
 // double (file rows, NumPy and device arrays).
 template <class T>

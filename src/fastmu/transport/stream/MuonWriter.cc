@@ -22,6 +22,8 @@
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/io/ColumnTable.hh"
+#include "fastmu/io/Hdf5Deflate.hh"
+#include "fastmu/io/Hdf5Lock.hh"
 #include "fastmu/io/PositionedIo.hh"
 #include "fastmu/io/TempFiles.hh"
 
@@ -162,6 +164,15 @@ struct MuonWriter::Impl {
   };
   std::vector<Buffer> pieces;
 
+  // Compressed HDF5: rows wait in `pending` until they fill whole chunks;
+  // gzip chunks are then filtered on all threads (io/Hdf5Deflate) and
+  // stored in order by H5Dwrite_chunk, the bytes H5Dwrite would store.
+  struct Deflated {
+    std::vector<unsigned char> bytes;
+    bool ok = false;
+  };
+  std::vector<Deflated> deflated;
+
   ~Impl() {
     if (f) std::fclose(f);
     if (raw_fd >= 0) ::close(raw_fd);
@@ -180,13 +191,22 @@ struct MuonWriter::Impl {
     const std::size_t nshare = (n + kEncodeChunk - 1) / kEncodeChunk;
     const std::size_t group = static_cast<std::size_t>(resolve_thread_count(threads));
     pieces.resize(std::min(group, nshare));
+    const bool staged = hdf5 && mode == Mode::file;
     for (std::size_t g = 0; g < nshare; g += group) {
       const std::size_t count = std::min(group, nshare - g);
       encode(r, g, count);
       for (std::size_t k = 0; k < count; ++k) {
-        write_encoded(pieces[k].data.get(), pieces[k].size);
+        // Compressed HDF5: the group's rows gathered, then their whole
+        // chunks compressed together on all threads.
+        if (staged) {
+          stage_rows(reinterpret_cast<const double*>(pieces[k].data.get()),
+                     pieces[k].size / (ncol * sizeof(double)));
+        } else {
+          write_encoded(pieces[k].data.get(), pieces[k].size);
+        }
         rows += rows_in(pieces[k].data.get(), pieces[k].size);
       }
+      if (staged) write_whole_chunks();
     }
   }
 
@@ -299,6 +319,7 @@ struct MuonWriter::Impl {
   // Chunks allocated for rows [0, total): the dataset grown a chunk at a
   // time (early allocation gives each its place in the file).
   void reserve_rows(std::uint64_t total) {
+    const io::h5::LibraryLock lock(io::h5::library_mutex());
     const std::uint64_t need = (total + kRowsPerChunk - 1) / kRowsPerChunk;
     const std::size_t first_new = chunk_offset.size();
     while (chunk_offset.size() < need) {
@@ -336,6 +357,7 @@ struct MuonWriter::Impl {
   }
 
   void create_dataset(bool chunked, std::uint64_t initial_rows) {
+    const io::h5::LibraryLock lock(io::h5::library_mutex());
     const hsize_t dims[2] = {initial_rows, ncol};
     const hsize_t maxdims[2] = {chunked ? H5S_UNLIMITED : initial_rows, ncol};
     io::h5::Handle space(H5Screate_simple(2, dims, maxdims));
@@ -358,6 +380,7 @@ struct MuonWriter::Impl {
   }
 
   void write_block(const double* d, std::size_t k) {
+    const io::h5::LibraryLock lock(io::h5::library_mutex());
     if (!dataset.valid()) create_dataset(true, 0);
     const hsize_t new_dims[2] = {dataset_rows + k, ncol};
     if (H5Dset_extent(dataset.get(), new_dims) < 0)
@@ -373,26 +396,59 @@ struct MuonWriter::Impl {
     dataset_rows += k;
   }
 
-  // HDF5 rows in whole blocks of kRowsPerChunk; the rest waits in `pending`.
-  void write_hdf5_rows(const double* d, std::size_t n) {
+  void stage_rows(const double* d, std::size_t n) {
+    pending.insert(pending.end(), d, d + n * ncol);
+  }
+
+  // The whole chunks of `pending`, in order; the rest stays.
+  void write_whole_chunks() {
     const std::size_t block = kRowsPerChunk * ncol;
-    if (!pending.empty()) {
-      const std::size_t take = std::min(n, kRowsPerChunk - pending.size() / ncol);
-      pending.insert(pending.end(), d, d + take * ncol);
-      d += take * ncol, n -= take;
-      if (pending.size() < block) return;
-      write_block(pending.data(), kRowsPerChunk);
-      pending.clear();
+    const std::size_t full = pending.size() / block;
+    if (full == 0) return;
+    if (!dataset.valid()) create_dataset(true, 0);
+    const bool gzip = compression.kind == io::h5::Compression::Kind::gzip;
+    if (deflated.size() < full) deflated.resize(full);
+    if (gzip) {
+      parallel_for_chunks(full, threads, 1, [&](std::size_t b, std::size_t e) {
+        std::vector<unsigned char> scratch;
+        for (std::size_t i = b; i < e; ++i) {
+          const auto* plain = reinterpret_cast<const unsigned char*>(pending.data() + i * block);
+          // apply_compression: shuffle then deflate, for 8-byte elements.
+          deflated[i].ok =
+              io::h5::deflate_chunk(plain, block * sizeof(double), sizeof(double), true,
+                                    compression.level, deflated[i].bytes, scratch);
+        }
+      });
     }
-    for (; n >= kRowsPerChunk; n -= kRowsPerChunk, d += block) write_block(d, kRowsPerChunk);
-    pending.assign(d, d + n * ncol);
+    for (std::size_t i = 0; i < full; ++i) {
+      if (gzip && deflated[i].ok) {
+        write_deflated_block(deflated[i].bytes);
+      } else {
+        write_block(pending.data() + i * block, kRowsPerChunk);
+      }
+    }
+    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(full * block));
+  }
+
+  // One chunk of kRowsPerChunk rows filtered already, stored as it is.
+  void write_deflated_block(const std::vector<unsigned char>& bytes) {
+    const io::h5::LibraryLock lock(io::h5::library_mutex());
+    const hsize_t new_dims[2] = {dataset_rows + kRowsPerChunk, ncol};
+    if (H5Dset_extent(dataset.get(), new_dims) < 0)
+      throw Error(name + ": cannot extend dataset 'muons'");
+    const hsize_t offset[2] = {dataset_rows, 0};
+    if (H5Dwrite_chunk(dataset.get(), H5P_DEFAULT, 0, offset, bytes.size(), bytes.data()) < 0) {
+      throw io::write_error(name, "dataset 'muons'");
+    }
+    dataset_rows += kRowsPerChunk;
   }
 
   void write_encoded(const char* data, std::size_t bytes) {
     if (placed) {
       place_rows(reinterpret_cast<const double*>(data), bytes / (ncol * sizeof(double)));
     } else if (hdf5 && mode == Mode::file) {
-      write_hdf5_rows(reinterpret_cast<const double*>(data), bytes / (ncol * sizeof(double)));
+      stage_rows(reinterpret_cast<const double*>(data), bytes / (ncol * sizeof(double)));
+      write_whole_chunks();
     } else {
       write_all(f, data, bytes, name);
     }
@@ -595,6 +651,7 @@ void MuonWriter::place_part(const PartLayout& layout, const std::filesystem::pat
 void MuonWriter::commit() {
   Impl& m = *impl_;
   if (m.hdf5 && m.mode == Mode::file) {
+    const io::h5::LibraryLock lock(io::h5::library_mutex());
     const std::size_t left = m.pending.size() / m.ncol;
     if (!m.dataset.valid()) {
       // Smaller than one block: a contiguous dataset of exactly these rows.

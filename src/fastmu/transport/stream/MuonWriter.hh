@@ -6,8 +6,10 @@
 // into append() calls: the HDF5 dataset grows by whole chunks of
 // kRowsPerChunk rows (no timestamps), so a streamed, chunked or MPI run
 // writes the same file as a single batch. Uncompressed HDF5 rows are written
-// straight into their chunks by several threads (positioned writes); a
-// compressed dataset goes through HDF5's filters one chunk at a time.
+// straight into their chunks by several threads (positioned writes); gzip
+// chunks are compressed by all threads and stored in order by
+// H5Dwrite_chunk (the bytes HDF5's own filters give), other filters go
+// through HDF5 one chunk at a time.
 #pragma once
 
 #include <cstdint>
