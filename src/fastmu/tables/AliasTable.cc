@@ -26,28 +26,34 @@ void build_alias_table(std::span<const double> weights, std::span<AliasCell> out
   // Scaled probabilities n * p_i: cells below 1 ("small") are topped up by one
   // cell above 1 ("large"), which then loses that much; each step settles one
   // small cell, so the whole build is O(n).
-  std::vector<double> scaled(n);
-  std::vector<std::int32_t> small, large;
-  small.reserve(n);
-  large.reserve(n);
+  // Work space per thread: a table file's load builds thousands of bins.
+  thread_local std::vector<double> scaled;
+  thread_local std::vector<std::int32_t> small, large;
+  scaled.resize(n);
+  small.resize(n);
+  large.resize(n);
+  std::size_t ns = 0, nl = 0;
   for (std::size_t i = 0; i < n; ++i) {
     scaled[i] = weights[i] * static_cast<double>(n) / total;
-    (scaled[i] < 1.0 ? small : large).push_back(static_cast<std::int32_t>(i));
+    // Both written, one kept: no branch on the (random) class.
+    const bool is_small = scaled[i] < 1.0;
+    small[ns] = large[nl] = static_cast<std::int32_t>(i);
+    ns += is_small;
+    nl += !is_small;
   }
-  while (!small.empty() && !large.empty()) {
-    const std::int32_t s = small.back();
-    small.pop_back();
-    const std::int32_t l = large.back();
+  while (ns > 0 && nl > 0) {
+    const std::int32_t s = small[--ns];
+    const std::int32_t l = large[nl - 1];
     out[s] = {static_cast<float>(scaled[s]), l};
     scaled[l] -= 1.0 - scaled[s];
     if (scaled[l] < 1.0) {
-      large.pop_back();
-      small.push_back(l);
+      --nl;
+      small[ns++] = l;
     }
   }
   // What is left is 1 up to rounding: those cells keep themselves.
-  for (std::int32_t i : large) out[i] = {1.0f, i};
-  for (std::int32_t i : small) out[i] = {1.0f, i};
+  for (std::size_t k = 0; k < nl; ++k) out[large[k]] = {1.0f, large[k]};
+  for (std::size_t k = 0; k < ns; ++k) out[small[k]] = {1.0f, small[k]};
 }
 
 void alias_probabilities(std::span<const AliasCell> cells, std::span<double> out) {
