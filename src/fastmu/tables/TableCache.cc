@@ -393,8 +393,9 @@ void TableCache::report_shipped(const Material& material, const LadderPlan& plan
   shipped_reported_[material.name] = true;
   builds_.shipped += n;
   if (print) {
-    std::fprintf(stderr, "fastmu: table cache: %s tables shipped with fastmu (%s)\n",
-                 material.name.c_str(), shipped_dir_.c_str());
+    std::fprintf(stderr, "fastmu: table cache: %s tables shipped with fastmu, to %s (%s)\n",
+                 material.name.c_str(), momentum_text(options_.p_max).c_str(),
+                 shipped_dir_.c_str());
   }
 }
 
@@ -442,8 +443,9 @@ std::vector<std::shared_ptr<const TableParams>> TableCache::get_ladder(
   }
   report_shipped(material, plan, progress && leader);
   const std::string reported = material.name + " " + plan.keys.front();
+  // Shipped tables have had their line (report_shipped).
   if (progress && leader && cached_top > plan.edges.back() * (1 + 1e-9) &&
-      reported_[reported] != plan.bins) {
+      reported_[reported] != plan.bins && !shipped_keys_.count(plan.keys.front())) {
     reported_[reported] = plan.bins;
     std::fprintf(stderr, "fastmu: table cache: %s ladder to %s covered by cached ladder to %s\n",
                  material.name.c_str(), momentum_text(plan.edges.back()).c_str(),
