@@ -56,6 +56,12 @@ void build_alias_table(std::span<const double> weights, std::span<AliasCell> out
   for (std::size_t k = 0; k < ns; ++k) out[small[k]] = {1.0f, small[k]};
 }
 
+void build_alias_table(std::span<const std::uint32_t> counts, std::span<AliasCell> out) {
+  thread_local std::vector<double> w;
+  w.assign(counts.begin(), counts.end());
+  build_alias_table(std::span<const double>(w), out);
+}
+
 void alias_probabilities(std::span<const AliasCell> cells, std::span<double> out) {
   const std::size_t n = cells.size();
   for (auto& v : out) v = 0;

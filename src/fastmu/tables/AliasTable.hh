@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include "fastmu/tables/TableView.hh"
@@ -16,6 +17,11 @@ namespace fastmu {
 // itself always has threshold 1 and alias i. All-zero weights give cell 0 with
 // probability 1. Throws fastmu::Error for a negative or non-finite weight.
 void build_alias_table(std::span<const double> weights, std::span<AliasCell> out);
+
+// A histogram bin's alias table from its counts (as doubles): the one way
+// the table builders and the table reader (files without alias tables) make
+// them, so that the two agree bit for bit.
+void build_alias_table(std::span<const std::uint32_t> counts, std::span<AliasCell> out);
 
 // The probability of each outcome implied by an alias table (for tests and
 // diagnostics): p_j = (sum_i [i == j] t_i + [alias_i == j] (1 - t_i)) / n.

@@ -408,8 +408,8 @@ void finish_group(std::vector<BinRun>& group, const RungGroup& rg, int threads) 
       d.std_loss[b] = h.std_loss;
       d.mean_kick[b] = h.mean_kick;
       std::copy(h.counts.begin(), h.counts.end(), d.counts.begin() + b * cpb);
-      std::vector<double> w(h.counts.begin(), h.counts.end());
-      build_alias_table(w, std::span<AliasCell>(d.cells.data() + b * cpb, cpb));
+      build_alias_table(std::span<const std::uint32_t>(h.counts),
+                        std::span<AliasCell>(d.cells.data() + b * cpb, cpb));
     }
   });
 }

@@ -156,8 +156,8 @@ TableParams build_table(TableMetadata meta, const TableBuildOptions& o, SampleSo
       d.std_loss[b] = h.std_loss;
       d.mean_kick[b] = h.mean_kick;
       std::copy(h.counts.begin(), h.counts.end(), d.counts.begin() + b * cpb);
-      std::vector<double> w(h.counts.begin(), h.counts.end());
-      build_alias_table(w, std::span<AliasCell>(d.cells.data() + b * cpb, cpb));
+      build_alias_table(std::span<const std::uint32_t>(h.counts),
+                        std::span<AliasCell>(d.cells.data() + b * cpb, cpb));
     };
     if (source.parallel_bins()) {
       parallel_for_chunks(bins.size(), o.threads, 1, [&](std::size_t lo, std::size_t hi) {

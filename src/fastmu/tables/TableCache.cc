@@ -381,7 +381,7 @@ std::shared_ptr<const TableParams> TableCache::get(const Material& material, dou
 bool TableCache::holds(const Material& material, const std::vector<LadderRung>& ladder) {
   std::lock_guard<std::mutex> lock(mutex_);
   const LadderPlan plan = plan_ladder(material, ladder);
-  return held_end(plan) >= plan.bins || load_held(material, plan, false) >= plan.bins;
+  return load_held(material, plan, false) >= plan.bins;  // loads only what is not held
 }
 
 void TableCache::report_shipped(const Material& material, const LadderPlan& plan, bool print) {
@@ -389,8 +389,7 @@ void TableCache::report_shipped(const Material& material, const LadderPlan& plan
   for (std::size_t k = 0; k < plan.keys.size(); ++k) {
     if (plan.active(k) && shipped_keys_.count(plan.keys[k])) ++n;
   }
-  if (n == 0 || shipped_reported_.count(material.name)) return;
-  shipped_reported_[material.name] = true;
+  if (n == 0 || !shipped_reported_.insert(material.name).second) return;
   builds_.shipped += n;
   if (print) {
     std::fprintf(stderr, "fastmu: table cache: %s tables shipped with fastmu, to %s (%s)\n",

@@ -173,12 +173,13 @@ class TableCache {
   std::shared_ptr<const TableParams> load_shipped(const Material& material, const LadderPlan& plan,
                                                   std::size_t k, int threads) const;
 
-  std::filesystem::path dir_;
-  std::filesystem::path shipped_dir_;
   // Names the shipped tables serving `plan` (once per material) and counts them.
   void report_shipped(const Material& material, const LadderPlan& plan, bool print);
-  std::set<std::string> shipped_keys_;            // keys served from the shipped folder
-  std::map<std::string, bool> shipped_reported_;  // materials whose shipped tables were named
+
+  std::filesystem::path dir_;
+  std::filesystem::path shipped_dir_;
+  std::set<std::string> shipped_keys_;      // keys served from the shipped folder
+  std::set<std::string> shipped_reported_;  // materials whose shipped tables were named
   TableBuildOptions options_;
   BinShare share_;
   std::mutex mutex_;

@@ -1,6 +1,5 @@
 #include "fastmu/tables/TableFile.hh"
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -201,18 +200,16 @@ struct Reader {
   }
 };
 
-// Each bin's alias table from its counts, as the builders make it
-// (TableBuilder.cc, LadderBuilder.cc): the same doubles, the same cells.
+// Each bin's alias table from its counts, as the builders make it.
 std::vector<AliasCell> alias_cells_of(const std::vector<std::uint32_t>& counts,
                                       std::size_t cells_per_bin, int threads) {
   std::vector<AliasCell> cells(counts.size());
   const std::size_t bins = cells_per_bin ? counts.size() / cells_per_bin : 0;
   parallel_for_chunks(bins, threads, 1, [&](std::size_t lo, std::size_t hi) {
-    std::vector<double> w(cells_per_bin);
     for (std::size_t b = lo; b < hi; ++b) {
-      const auto* c = counts.data() + b * cells_per_bin;
-      std::copy(c, c + cells_per_bin, w.begin());
-      build_alias_table(w, std::span<AliasCell>(cells.data() + b * cells_per_bin, cells_per_bin));
+      build_alias_table(
+          std::span<const std::uint32_t>(counts.data() + b * cells_per_bin, cells_per_bin),
+          std::span<AliasCell>(cells.data() + b * cells_per_bin, cells_per_bin));
     }
   });
   return cells;
