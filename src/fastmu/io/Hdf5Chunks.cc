@@ -14,7 +14,7 @@
 namespace fastmu::io::h5 {
 
 bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_size, void* out,
-                          const char* source, int threads) {
+                          const char* source, int threads, std::uint64_t rows) {
   Handle dcpl(H5Dget_create_plist(dataset));
   if (!dcpl.valid() || H5Pget_layout(dcpl.get()) != H5D_CHUNKED) return false;
   bool shuffled = false;
@@ -37,9 +37,10 @@ bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_
     row_elements *= dims[d];
   }
   if (chunk[0] < 1) return false;
-  const std::size_t nchunks = (dims[0] + chunk[0] - 1) / chunk[0];
+  const hsize_t wanted = std::min<std::uint64_t>(rows, dims[0]);
+  const std::size_t nchunks = (wanted + chunk[0] - 1) / chunk[0];
   const std::size_t chunk_bytes = chunk[0] * row_elements * element_size;
-  const std::size_t total_bytes = dims[0] * row_elements * element_size;
+  const std::size_t total_bytes = wanted * row_elements * element_size;
 
   // The compressed chunks, read in order (HDF5 is not called from threads).
   std::vector<std::vector<unsigned char>> raw(nchunks);
@@ -61,8 +62,8 @@ bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_
                           plain.data(), scratch)) {
         throw Error(std::string(source) + ": corrupt compressed chunk " + std::to_string(k));
       }
-      // A chunk past the end holds a whole chunk's bytes; only its rows in
-      // the dataset are kept.
+      // A chunk past the end (of the dataset or of the rows wanted) holds a
+      // whole chunk's bytes; only the rows wanted are kept.
       const std::size_t at = k * chunk_bytes;
       std::memcpy(dst + at, plain.data(), std::min(chunk_bytes, total_bytes - at));
     }

@@ -1,5 +1,6 @@
 #include "fastmu/tables/TableFile.hh"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -113,8 +114,11 @@ struct Reader {
     return ds;
   }
 
+  // Dataset `name`, whose shape must be `want`: its first `rows` rows (along
+  // the first axis; all of them by default).
   template <class T>
-  std::vector<T> dataset(const char* name, hid_t mem_type, const std::vector<hsize_t>& want) const {
+  std::vector<T> dataset(const char* name, hid_t mem_type, const std::vector<hsize_t>& want,
+                         hsize_t rows = io::h5::kAllRows) const {
     Handle ds(open_dataset(name), H5Dclose);
     Handle space(H5Dget_space(ds.get()), H5Sclose);
     const int rank = H5Sget_simple_extent_ndims(space.get());
@@ -131,12 +135,14 @@ struct Reader {
       fail(std::string("dataset /") + name + " has shape " + show(dims) + ", expected " +
            show(want));
     }
+    std::vector<hsize_t> count(want);
+    if (!count.empty()) count[0] = std::min(count[0], rows);
     std::size_t total = 1;
-    for (hsize_t d : want) total *= d;
+    for (hsize_t d : count) total *= d;
     std::vector<T> out(total);
     if (!io::h5::read_deflated_chunks(ds.get(), mem_type, sizeof(T), out.data(), path.c_str(),
-                                      threads) &&
-        H5Dread(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
+                                      threads, rows) &&
+        !read_rows(ds.get(), mem_type, count, out.data())) {
       fail(std::string("cannot read dataset /") + name + " (wrong type?)");
     }
     if constexpr (std::is_floating_point_v<T>) {
@@ -148,6 +154,20 @@ struct Reader {
       }
     }
     return out;
+  }
+
+  // The first count[0] rows of `ds` (whose other dimensions `count` gives)
+  // through HDF5.
+  static bool read_rows(hid_t ds, hid_t mem_type, const std::vector<hsize_t>& count, void* out) {
+    if (count.empty()) return H5Dread(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0;
+    Handle file_space(H5Dget_space(ds), H5Sclose);
+    const std::vector<hsize_t> start(count.size(), 0);
+    Handle mem_space(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+                     H5Sclose);
+    return file_space.ok() && mem_space.ok() &&
+           H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                               count.data(), nullptr) >= 0 &&
+           H5Dread(ds, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, out) >= 0;
   }
 
   // Rank-1 length of a dataset (to learn the number of momentum bins).
@@ -280,7 +300,7 @@ void write_table_file(const std::filesystem::path& path, const TableParams& tabl
 }
 
 TableParams load_table(const std::filesystem::path& path, double expected_step_m,
-                       const TableLoadOptions& options) {
+                       const TableLoadOptions& options, TableExtent* extent) {
   const std::string name = path.string();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(name + ": no such table file");
@@ -333,37 +353,41 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   TableData d;
   d.nx = bins[0];
   d.ny = bins[1];
-  const hsize_t n = r.length("momentum_centres");
-  if (n < 1) r.fail("dataset /momentum_centres is empty");
+  // The file's bins (every dataset is checked against them), the first n of them read.
+  const hsize_t all = r.length("momentum_centres");
+  if (all < 1) r.fail("dataset /momentum_centres is empty");
+  const hsize_t n = options.bins > 0 ? std::min<hsize_t>(all, options.bins) : all;
   const hsize_t nx1 = d.nx + 1, ny1 = d.ny + 1;
-  d.p_edges = r.dataset<double>("momentum_edges", H5T_NATIVE_DOUBLE, {n + 1});
-  d.p_centres = r.dataset<double>("momentum_centres", H5T_NATIVE_DOUBLE, {n});
-  const auto axes = r.dataset<float>("axes", H5T_NATIVE_FLOAT, {n, 4});
+  d.p_edges = r.dataset<double>("momentum_edges", H5T_NATIVE_DOUBLE, {all + 1});
+  if (extent) *extent = {static_cast<int>(all), d.p_edges.back()};
+  d.p_edges.resize(n + 1);
+  d.p_centres = r.dataset<double>("momentum_centres", H5T_NATIVE_DOUBLE, {all}, n);
+  const auto axes = r.dataset<float>("axes", H5T_NATIVE_FLOAT, {all, 4}, n);
   d.axes.resize(n);
   std::memcpy(d.axes.data(), axes.data(), axes.size() * sizeof(float));
   if (io::h5::has_dataset(file.get(), "alias_threshold") ||
       io::h5::has_dataset(file.get(), "alias_index")) {
-    const auto thr = r.dataset<float>("alias_threshold", H5T_NATIVE_FLOAT, {n, nx1, ny1});
-    const auto idx = r.dataset<std::int32_t>("alias_index", H5T_NATIVE_INT32, {n, nx1, ny1});
+    const auto thr = r.dataset<float>("alias_threshold", H5T_NATIVE_FLOAT, {all, nx1, ny1}, n);
+    const auto idx = r.dataset<std::int32_t>("alias_index", H5T_NATIVE_INT32, {all, nx1, ny1}, n);
     d.cells.resize(thr.size());
     parallel_for_chunks(thr.size(), options.threads, std::size_t(1) << 20,
                         [&](std::size_t b, std::size_t e) {
                           for (std::size_t i = b; i < e; ++i) d.cells[i] = {thr[i], idx[i]};
                         });
     if (options.histogram) {
-      d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {n, nx1, ny1});
+      d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {all, nx1, ny1}, n);
     } else {
       H5Dclose(r.open_dataset("histogram"));  // still required of a table file
     }
   } else {
-    d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {n, nx1, ny1});
+    d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {all, nx1, ny1}, n);
     d.cells = alias_cells_of(d.counts, static_cast<std::size_t>(nx1 * ny1), options.threads);
     if (!options.histogram) std::vector<std::uint32_t>().swap(d.counts);
   }
-  d.samples_per_bin = r.dataset<std::uint64_t>("samples_per_bin", H5T_NATIVE_UINT64, {n});
-  d.mean_loss = r.dataset<double>("mean_loss", H5T_NATIVE_DOUBLE, {n});
-  d.std_loss = r.dataset<double>("std_loss", H5T_NATIVE_DOUBLE, {n});
-  d.mean_kick = r.dataset<double>("mean_kick", H5T_NATIVE_DOUBLE, {n});
+  d.samples_per_bin = r.dataset<std::uint64_t>("samples_per_bin", H5T_NATIVE_UINT64, {all}, n);
+  d.mean_loss = r.dataset<double>("mean_loss", H5T_NATIVE_DOUBLE, {all}, n);
+  d.std_loss = r.dataset<double>("std_loss", H5T_NATIVE_DOUBLE, {all}, n);
+  d.mean_kick = r.dataset<double>("mean_kick", H5T_NATIVE_DOUBLE, {all}, n);
   return TableParams(std::move(m), std::move(d), name, options.threads);
 }
 
