@@ -140,7 +140,8 @@ struct Reader {
     std::size_t total = 1;
     for (hsize_t d : count) total *= d;
     std::vector<T> out(total);
-    if (!io::h5::read_deflated_chunks(ds.get(), mem_type, sizeof(T), out.data(), path.c_str(),
+    const std::string source = path + ": dataset /" + name;  // for a corrupt chunk
+    if (!io::h5::read_deflated_chunks(ds.get(), mem_type, sizeof(T), out.data(), source.c_str(),
                                       threads, rows) &&
         !read_rows(ds.get(), mem_type, count, out.data())) {
       fail(std::string("cannot read dataset /") + name + " (wrong type?)");
