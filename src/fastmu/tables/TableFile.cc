@@ -366,6 +366,7 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   const auto axes = r.dataset<float>("axes", H5T_NATIVE_FLOAT, {all, 4}, n);
   d.axes.resize(n);
   std::memcpy(d.axes.data(), axes.data(), axes.size() * sizeof(float));
+  AliasCells cells = AliasCells::unchecked;  // read from the file
   if (io::h5::has_dataset(file.get(), "alias_threshold") ||
       io::h5::has_dataset(file.get(), "alias_index")) {
     const auto thr = r.dataset<float>("alias_threshold", H5T_NATIVE_FLOAT, {all, nx1, ny1}, n);
@@ -384,12 +385,13 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
     d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {all, nx1, ny1}, n);
     d.cells = alias_cells_of(d.counts, static_cast<std::size_t>(nx1 * ny1), options.threads);
     if (!options.histogram) std::vector<std::uint32_t>().swap(d.counts);
+    cells = AliasCells::valid;
   }
   d.samples_per_bin = r.dataset<std::uint64_t>("samples_per_bin", H5T_NATIVE_UINT64, {all}, n);
   d.mean_loss = r.dataset<double>("mean_loss", H5T_NATIVE_DOUBLE, {all}, n);
   d.std_loss = r.dataset<double>("std_loss", H5T_NATIVE_DOUBLE, {all}, n);
   d.mean_kick = r.dataset<double>("mean_kick", H5T_NATIVE_DOUBLE, {all}, n);
-  return TableParams(std::move(m), std::move(d), name, options.threads);
+  return TableParams(std::move(m), std::move(d), name, options.threads, cells);
 }
 
 TableSummary read_table_summary(const std::filesystem::path& path) {
