@@ -131,10 +131,27 @@ TEST(TableFile, AliasTablesRebuiltFromTheHistograms) {
   write_table_file(dir.path / "with.h5", t);
   write_table_file(dir.path / "without.h5", t, TableWriteOptions{.alias = false});
   EXPECT_LT(fs::file_size(dir.path / "without.h5"), fs::file_size(dir.path / "with.h5"));
-  for (const bool histogram : {true, false}) {
+  // Histograms stored otherwise than in deflated chunks (another writer).
+  const auto contiguous =
+      corrupt(dir.path / "without.h5", dir.path / "contiguous.h5", [&](hid_t h) {
+        H5Ldelete(h, "histogram", H5P_DEFAULT);
+        const hsize_t dims[3] = {4, 17, 17};
+        const hid_t sp = H5Screate_simple(3, dims, nullptr);
+        const hid_t d =
+            H5Dcreate2(h, "histogram", H5T_STD_U32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        H5Dwrite(d, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, t.data().counts.data());
+        H5Dclose(d);
+        H5Sclose(sp);
+      });
+  for (const auto& [file, histogram] :
+       std::vector<std::pair<fs::path, bool>>{{dir.path / "without.h5", true},
+                                              {dir.path / "without.h5", false},
+                                              {contiguous, true},
+                                              {contiguous, false}}) {
+    SCOPED_TRACE(file.filename().string() + (histogram ? " with" : " without") + " histograms");
     TableLoadOptions load;
     load.histogram = histogram;
-    const TableParams r = load_table(dir.path / "without.h5", 0.02, load);
+    const TableParams r = load_table(file, 0.02, load);
     EXPECT_EQ(r.has_histogram(), histogram);
     if (histogram) EXPECT_EQ(r.data().counts, t.data().counts);
     ASSERT_EQ(r.data().cells.size(), t.data().cells.size());
@@ -157,6 +174,18 @@ TEST(TableFile, FirstBinsOnly) {
                    " the file");
       TableLoadOptions load;
       load.bins = bins;
+      if (!alias) {  // the cache's way: the alias tables only
+        load.histogram = false;
+        const TableParams cells_only = load_table(path, 0.02, load);
+        const TableData want = table_bins(t.data(), 0, std::min(bins, n));
+        ASSERT_EQ(cells_only.data().cells.size(), want.cells.size());
+        EXPECT_FALSE(cells_only.has_histogram());
+        for (std::size_t i = 0; i < want.cells.size(); ++i) {
+          ASSERT_EQ(cells_only.data().cells[i].threshold, want.cells[i].threshold) << i;
+          ASSERT_EQ(cells_only.data().cells[i].alias, want.cells[i].alias) << i;
+        }
+        load.histogram = true;
+      }
       TableExtent extent;
       const TableParams r = load_table(path, 0.02, load, &extent);
       EXPECT_EQ(extent.n_pbins, n);
@@ -209,12 +238,19 @@ TEST(TableFile, CorruptChunkNamesFileAndDataset) {
     io.seekp(static_cast<std::streamoff>(addr + size - 1));
     io.put(c);
   }
-  const std::string msg = load_error(path);
-  expect_one_line_naming(msg, path, "dataset /histogram");
-  EXPECT_NE(msg.find("corrupt"), std::string::npos) << msg;
   TableLoadOptions load;
   load.bins = 2;
-  EXPECT_EQ(load_table(path, 0.02, load).n_pbins(), 2);
+  for (const bool histogram : {true, false}) {
+    load.histogram = histogram;
+    const std::string with = histogram ? "with" : "without";
+    try {
+      load_table(path, 0.02, TableLoadOptions{.histogram = histogram});
+      ADD_FAILURE() << "loaded " << with << " histograms";
+    } catch (const Error& e) {
+      expect_one_line_naming(e.what(), path, "dataset /histogram: corrupt");
+    }
+    EXPECT_EQ(load_table(path, 0.02, load).n_pbins(), 2) << with << " histograms";
+  }
 }
 
 TEST(TableFile, MakeViewUsesTheCopier) {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 
 namespace fastmu::io::h5 {
@@ -27,5 +28,19 @@ inline constexpr std::uint64_t kAllRows = std::numeric_limits<std::uint64_t>::ma
 // are read. Throws fastmu::Error naming `source` on a corrupt chunk.
 bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_size, void* out,
                           const char* source, int threads = 0, std::uint64_t rows = kAllRows);
+
+// What a chunk holds of the rows wanted: `count` rows from row `first`, at
+// `plain` (row-major, valid during the call only).
+using ChunkRows =
+    std::function<void(std::uint64_t first, std::uint64_t count, const unsigned char* plain)>;
+
+// As read_deflated_chunks, but each chunk's rows go to `use`, called on
+// `threads` threads (each chunk once, in any order) while the chunk is
+// still in cache, instead of into one array: a caller that turns rows into
+// something else (a histogram into its alias table) needs no array of them.
+// False, with `use` never called, where read_deflated_chunks declines.
+bool for_each_deflated_chunk(hid_t dataset, hid_t native_type, std::size_t element_size,
+                             const char* source, int threads, std::uint64_t rows,
+                             const ChunkRows& use);
 
 }  // namespace fastmu::io::h5

@@ -99,6 +99,21 @@ struct Writer {
 
 // ---- reading -------------------------------------------------------------
 
+// Each bin's alias table from its counts, as the builders make it.
+std::vector<AliasCell> alias_cells_of(const std::vector<std::uint32_t>& counts,
+                                      std::size_t cells_per_bin, int threads) {
+  std::vector<AliasCell> cells(counts.size());
+  const std::size_t bins = cells_per_bin ? counts.size() / cells_per_bin : 0;
+  parallel_for_chunks(bins, threads, 1, [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t b = lo; b < hi; ++b) {
+      build_alias_table(
+          std::span<const std::uint32_t>(counts.data() + b * cells_per_bin, cells_per_bin),
+          std::span<AliasCell>(cells.data() + b * cells_per_bin, cells_per_bin));
+    }
+  });
+  return cells;
+}
+
 struct Reader {
   hid_t file;
   std::string path;
@@ -114,11 +129,8 @@ struct Reader {
     return ds;
   }
 
-  // Dataset `name`, whose shape must be `want`: its first `rows` rows (along
-  // the first axis; all of them by default).
-  template <class T>
-  std::vector<T> dataset(const char* name, hid_t mem_type, const std::vector<hsize_t>& want,
-                         hsize_t rows = io::h5::kAllRows) const {
+  // Dataset `name`, opened, whose shape must be `want`.
+  hid_t open_shaped(const char* name, const std::vector<hsize_t>& want) const {
     Handle ds(open_dataset(name), H5Dclose);
     Handle space(H5Dget_space(ds.get()), H5Sclose);
     const int rank = H5Sget_simple_extent_ndims(space.get());
@@ -135,6 +147,15 @@ struct Reader {
       fail(std::string("dataset /") + name + " has shape " + show(dims) + ", expected " +
            show(want));
     }
+    return ds.release();
+  }
+
+  // Dataset `name`, whose shape must be `want`: its first `rows` rows (along
+  // the first axis; all of them by default).
+  template <class T>
+  std::vector<T> dataset(const char* name, hid_t mem_type, const std::vector<hsize_t>& want,
+                         hsize_t rows = io::h5::kAllRows) const {
+    Handle ds(open_shaped(name, want), H5Dclose);
     std::vector<hsize_t> count(want);
     if (!count.empty()) count[0] = std::min(count[0], rows);
     std::size_t total = 1;
@@ -155,6 +176,32 @@ struct Reader {
       }
     }
     return out;
+  }
+
+  // The alias tables of the first `rows` bins of /histogram (of shape
+  // `want`: bins x cells), each built from its chunk as it is inflated, in
+  // cache: no array of the counts (~7 MB a file) is filled, faulted in and
+  // read back. Files written otherwise than in deflated chunks have their
+  // counts read whole first.
+  std::vector<AliasCell> histogram_alias_cells(const std::vector<hsize_t>& want,
+                                               hsize_t rows) const {
+    Handle ds(open_shaped("histogram", want), H5Dclose);
+    const std::size_t cpb = static_cast<std::size_t>(want[1] * want[2]);
+    std::vector<AliasCell> cells(std::min(want[0], rows) * cpb);
+    const std::string source = path + ": dataset /histogram";
+    const bool built = io::h5::for_each_deflated_chunk(
+        ds.get(), H5T_NATIVE_UINT32, sizeof(std::uint32_t), source.c_str(), threads, rows,
+        [&](std::uint64_t first, std::uint64_t count, const unsigned char* plain) {
+          // The chunk's bytes are the counts (native uint32, as asked).
+          const auto* counts = reinterpret_cast<const std::uint32_t*>(plain);
+          for (std::uint64_t b = 0; b < count; ++b) {
+            build_alias_table(std::span<const std::uint32_t>(counts + b * cpb, cpb),
+                              std::span<AliasCell>(cells.data() + (first + b) * cpb, cpb));
+          }
+        });
+    if (built) return cells;
+    return alias_cells_of(dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, want, rows), cpb,
+                          threads);
   }
 
   // The first count[0] rows of `ds` (whose other dimensions `count` gives)
@@ -220,21 +267,6 @@ struct Reader {
     return io::h5::read_string_attribute(file, name, path);  // any shape and string type
   }
 };
-
-// Each bin's alias table from its counts, as the builders make it.
-std::vector<AliasCell> alias_cells_of(const std::vector<std::uint32_t>& counts,
-                                      std::size_t cells_per_bin, int threads) {
-  std::vector<AliasCell> cells(counts.size());
-  const std::size_t bins = cells_per_bin ? counts.size() / cells_per_bin : 0;
-  parallel_for_chunks(bins, threads, 1, [&](std::size_t lo, std::size_t hi) {
-    for (std::size_t b = lo; b < hi; ++b) {
-      build_alias_table(
-          std::span<const std::uint32_t>(counts.data() + b * cells_per_bin, cells_per_bin),
-          std::span<AliasCell>(cells.data() + b * cells_per_bin, cells_per_bin));
-    }
-  });
-  return cells;
-}
 
 }  // namespace
 
@@ -381,10 +413,12 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
     } else {
       H5Dclose(r.open_dataset("histogram"));  // still required of a table file
     }
-  } else {
+  } else if (options.histogram) {
     d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {all, nx1, ny1}, n);
     d.cells = alias_cells_of(d.counts, static_cast<std::size_t>(nx1 * ny1), options.threads);
-    if (!options.histogram) std::vector<std::uint32_t>().swap(d.counts);
+    cells = AliasCells::valid;
+  } else {
+    d.cells = r.histogram_alias_cells({all, nx1, ny1}, n);
     cells = AliasCells::valid;
   }
   d.samples_per_bin = r.dataset<std::uint64_t>("samples_per_bin", H5T_NATIVE_UINT64, {all}, n);
