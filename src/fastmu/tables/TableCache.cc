@@ -320,11 +320,19 @@ int TableCache::load_held(const Material& material, const LadderPlan& plan, bool
 
 void TableCache::preload(const std::vector<TableRequest>& requests) {
   if (share_.size > 1) return;  // ranks load in get(), in step with each other
+  // The requests of one ladder (one per rung) share its plan: a plan hashes
+  // the settings of every rung, so one per request would cost the square.
+  struct Planned {
+    const Material* material;
+    std::vector<LadderRung> ladder;
+    LadderPlan plan;
+  };
+  std::vector<Planned> plans;
   struct Job {
     const TableRequest* request;
     std::string key;
     std::filesystem::path path;
-    LadderPlan plan;
+    std::size_t plan;  // in plans
     std::size_t rung;
   };
   std::vector<Job> jobs;
@@ -338,12 +346,22 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
              !(ladder[rung].step_m == r.step_m && ladder[rung].p_from == r.p_from)) {
         ++rung;
       }
-      const LadderPlan plan = plan_ladder(*r.material, ladder);
+      const auto same = [&](const Planned& p) {
+        return p.material == r.material && p.ladder.size() == ladder.size() &&
+               std::equal(ladder.begin(), ladder.end(), p.ladder.begin(),
+                          [](const LadderRung& a, const LadderRung& b) {
+                            return a.step_m == b.step_m && a.p_from == b.p_from;
+                          });
+      };
+      std::size_t at = std::find_if(plans.begin(), plans.end(), same) - plans.begin();
+      if (at == plans.size())
+        plans.push_back({r.material, ladder, plan_ladder(*r.material, ladder)});
+      const LadderPlan& plan = plans[at].plan;
       if (!plan.active(rung)) continue;  // no bins below the request's top
       const std::string& k = plan.keys[rung];
       if (loaded_.count(k)) continue;
       if (std::none_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == k; })) {
-        jobs.push_back({&r, k, plan.paths[rung], plan, rung});
+        jobs.push_back({&r, k, plan.paths[rung], at, rung});
       }
     }
   }
@@ -357,11 +375,12 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
   parallel_for_chunks(jobs.size(), files, 1, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
       const Job& job = jobs[i];
+      const LadderPlan& plan = plans[job.plan].plan;
       try {
         found[i] = load_if_current(job.path, *job.request->material, job.request->step_m, job.key,
-                                   threads, job.plan.bins - job.plan.first[job.rung], &extents[i]);
+                                   threads, plan.bins - plan.first[job.rung], &extents[i]);
         if (!found[i]) {
-          found[i] = load_shipped(*job.request->material, job.plan, job.rung, threads, extents[i]);
+          found[i] = load_shipped(*job.request->material, plan, job.rung, threads, extents[i]);
           from_shipped[i] = found[i] != nullptr;
         }
       } catch (const Error&) {
