@@ -112,6 +112,40 @@ TEST(LadderSampler, LongStepsKeepTheirDistributionWithTheScaledCut) {
   expect_same_distributions(a, b, n, 0, "32 cm of iron at 50 GeV/c");
 }
 
+// In a gas the table histories' range cut is raised to a mass thickness
+// (LadderBuilder.hh: 5 mm of air instead of 0.7 mm): 8 m of air at 10
+// GeV/c keeps the loss and kick distributions of the engine's own cut. In
+// dense materials the floor lies below 0.7 mm and leaves the cut alone.
+TEST(LadderSampler, GasesKeepTheirDistributionWithTheMassFloorCut) {
+  const Material& air = builtin_materials().find("G4_AIR");
+  const PhysicsOptions engine;
+  EXPECT_NEAR(table_range_cut(air, engine), 5e-3, 1e-4);
+  EXPECT_EQ(table_range_cut(iron(), engine), engine.production_cut_m);
+  EXPECT_EQ(table_range_cut(builtin_materials().find("G4_WATER"), engine), engine.production_cut_m);
+  const std::size_t n = 20000;
+  LadderSpec fine;
+  fine.radii = {8.0};
+  LadderSpec floored = fine;
+  floored.physics.production_cut_m = table_range_cut(air, engine);
+  const LadderRecords a =
+      sample_ladder(air, fine, {{31, 0, n, 10.0, 11.0, 1}}, EngineBackend::cpu, 0);
+  const LadderRecords b =
+      sample_ladder(air, floored, {{32, 0, n, 10.0, 11.0, 1}}, EngineBackend::cpu, 0);
+  expect_same_distributions(a, b, n, 0, "8 m of air at 10 GeV/c");
+}
+
+// Fast muons' histories take a range cut doubled per doubling of momentum
+// above 300 GeV/c, in powers of two (a bin's cut depends on its momentum).
+TEST(LadderBuilder, RangeCutGrowsWithMomentumInPowersOfTwo) {
+  EXPECT_EQ(momentum_cut_scale(1.0), 1.0);
+  EXPECT_EQ(momentum_cut_scale(599.0), 1.0);
+  EXPECT_EQ(momentum_cut_scale(600.0), 2.0);
+  EXPECT_EQ(momentum_cut_scale(1199.0), 2.0);
+  EXPECT_EQ(momentum_cut_scale(1200.0), 4.0);
+  EXPECT_EQ(momentum_cut_scale(8e4), 256.0);
+  EXPECT_EQ(momentum_cut_scale(0.0), 1.0);
+}
+
 // A bin's samples do not depend on threads or on how its histories are
 // cut into jobs.
 TEST(LadderSampler, SamplesDependOnTheirStreamsOnly) {

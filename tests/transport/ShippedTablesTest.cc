@@ -108,7 +108,7 @@ TEST(ShippedTables, RebuiltBinsAgreeWithTheShippedOnes) {
     const auto shipped = s.cache.get_ladder(m, ladder, false).front();
     ASSERT_EQ(s.cache.builds().ladders, 0u) << name;
     const auto& edges = shipped->data().p_edges;
-    for (const double p : {3.0, 300.0}) {
+    for (const double p : {3.0, 300.0, 3000.0}) {
       int b = 0;
       while (edges[static_cast<std::size_t>(b) + 1] <= p) ++b;
       const TableParams fresh = rebuild_bin(m, ladder[0].step_m, b, 20000);

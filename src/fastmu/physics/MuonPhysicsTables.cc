@@ -181,10 +181,15 @@ std::shared_ptr<const MuonPhysicsTables> MuonPhysicsTables::get(const Material& 
   for (const auto& c : material.components) key << '|' << c.z << ':' << c.mass_fraction;
   key << '|' << options.production_cut_m << '|' << options.photonuclear << '|'
       << options.photonuclear_from_gev;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& entry = cache[key.str()];
-  if (!entry) entry = std::make_shared<const MuonPhysicsTables>(material, options);
-  return entry;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = cache.find(key.str()); it != cache.end()) return it->second;
+  }
+  // Built outside the lock, so that tables of several cuts build at once (a
+  // ladder build prepares all of its cuts' together); the first one stored wins.
+  auto built = std::make_shared<const MuonPhysicsTables>(material, options);
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(key.str(), std::move(built)).first->second;
 }
 
 }  // namespace fastmu

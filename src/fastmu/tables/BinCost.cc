@@ -6,7 +6,8 @@
 namespace fastmu {
 
 double ladder_bin_cost(int bin, double p_lo, double p_hi, const std::vector<BinCostRungs>& sets,
-                       std::size_t min_samples, std::size_t samples_per_bin, bool precision_goal) {
+                       std::size_t min_samples, std::size_t samples_per_bin, bool precision_goal,
+                       double bin_cut_scale) {
   const double p = std::sqrt(std::max(p_lo, 1e-3) * std::max(p_hi, 1e-3));
   const double cap = static_cast<double>(samples_per_bin);
   const double floor = std::min(static_cast<double>(min_samples), cap);
@@ -24,7 +25,7 @@ double ladder_bin_cost(int bin, double p_lo, double p_hi, const std::vector<BinC
     for (std::size_t k = 0; k < s.radius.size(); ++k) {
       if (s.first_bin[k] <= bin) r = std::max(r, s.radius[k]);
     }
-    if (r > 0) length += 2.5 + r / s.cut_scale;
+    if (r > 0) length += 2.5 + r / (s.cut_scale * std::sqrt(std::max(bin_cut_scale, 1.0)));
   }
   return histories * length * (1 + 0.15 * std::log1p(p));
 }

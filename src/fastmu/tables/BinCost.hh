@@ -20,8 +20,10 @@ struct BinCostRungs {
 // Relative cost of bin [p_lo, p_hi): the histories its precision goal asks
 // for (~ p^0.65 from min_samples, at most samples_per_bin; see
 // LadderBuilder.hh), each dearer with the largest radius it reaches in each
-// set and with momentum (more radiative interactions).
+// set and with momentum (more radiative interactions), cheaper with the
+// bin's own range-cut scale (momentum_cut_scale: ~its square root, measured).
 double ladder_bin_cost(int bin, double p_lo, double p_hi, const std::vector<BinCostRungs>& sets,
-                       std::size_t min_samples, std::size_t samples_per_bin, bool precision_goal);
+                       std::size_t min_samples, std::size_t samples_per_bin, bool precision_goal,
+                       double bin_cut_scale = 1);
 
 }  // namespace fastmu

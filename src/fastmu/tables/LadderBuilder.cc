@@ -1,6 +1,7 @@
 #include "fastmu/tables/LadderBuilder.hh"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <set>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -21,6 +23,7 @@
 #include "fastmu/core/Progress.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/physics/LadderSampler.hh"
+#include "fastmu/physics/MuonPhysicsTables.hh"
 #include "fastmu/tables/AliasTable.hh"
 #include "fastmu/tables/BinBytes.hh"
 #include "fastmu/tables/BinCost.hh"
@@ -159,19 +162,21 @@ std::vector<Rung> sorted_rungs(const std::vector<LadderRung>& rungs,
   return out;
 }
 
-// The rungs' history sets: up to kLongRungFactor x d with `physics`, the
-// longer ones with the range cut scaled by their shortest step over d (the
-// cut's ratio to the step stays that of the reference step).
-std::vector<RungGroup> rung_groups(const std::vector<Rung>& rungs, std::vector<TableData>& tables,
-                                   const PhysicsOptions& physics, int charge) {
+// The rungs' history sets: up to kLongRungFactor x d with `physics` and the
+// table range cut, the longer ones with that cut scaled by their shortest
+// step over d (the cut's ratio to the step stays that of the reference step).
+std::vector<RungGroup> rung_groups(const Material& material, const std::vector<Rung>& rungs,
+                                   std::vector<TableData>& tables, const PhysicsOptions& physics,
+                                   int charge) {
   const double d = reference_step(rungs);
+  const double cut = table_range_cut(material, physics);
   std::vector<RungGroup> groups;
   for (std::size_t k = 0; k < rungs.size(); ++k) {
     const bool long_rung = is_long_rung(rungs[k].step, d);
     if (groups.empty() || (long_rung && groups.size() == 1)) {
       RungGroup g;
       g.spec.physics = physics;
-      if (long_rung) g.spec.physics.production_cut_m *= rungs[k].step / d;
+      g.spec.physics.production_cut_m = long_rung ? cut * rungs[k].step / d : cut;
       g.spec.charge = charge;
       g.stream = groups.size();
       groups.push_back(std::move(g));
@@ -256,6 +261,20 @@ void histogram_batch(std::vector<BinRun*>& runs, const std::vector<LadderJob>& j
 struct BuildClock {
   std::size_t histories = 0, samples = 0;
   double sampling_s = 0, histogram_s = 0;
+  // Per set of histories (RungGroup::stream: the steps to 8 d, the long ones).
+  std::array<std::size_t, 2> set_histories{};
+  std::array<double, 2> set_sampling_s{};
+
+  void add(const BuildClock& o) {
+    histories += o.histories;
+    samples += o.samples;
+    sampling_s += o.sampling_s;
+    histogram_s += o.histogram_s;
+    for (std::size_t i = 0; i < 2; ++i) {
+      set_histories[i] += o.set_histories[i];
+      set_sampling_s[i] += o.set_sampling_s[i];
+    }
+  }
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -264,27 +283,31 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 // One engine call for `jobs`: timed as a whole, or (the profile) job by
 // job, which draws the same samples (a job's streams are its own).
-LadderRecords run_jobs(const Material& material, const RungGroup& rg,
+LadderRecords run_jobs(const Material& material, const RungGroup& rg, const LadderSpec& spec,
                        const std::vector<LadderJob>& jobs, std::vector<BinRun*>& owners,
                        EngineBackend backend, int threads, BuildClock& clock, std::mutex& engine) {
   const std::lock_guard<std::mutex> one_call_at_a_time(engine);
   const auto t0 = std::chrono::steady_clock::now();
+  const std::size_t set = std::min<std::size_t>(rg.stream, 1);
+  for (const LadderJob& j : jobs) clock.set_histories[set] += j.n;
   if (!trace_wanted()) {
-    LadderRecords rec = sample_ladder(material, rg.spec, jobs, backend, threads);
+    LadderRecords rec = sample_ladder(material, spec, jobs, backend, threads);
     clock.sampling_s += seconds_since(t0);
+    clock.set_sampling_s[set] += seconds_since(t0);
     return rec;
   }
   LadderRecords rec;
   rec.lay_out(jobs);
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const auto tj = std::chrono::steady_clock::now();
-    const LadderRecords one = sample_ladder(material, rg.spec, {jobs[j]}, backend, threads);
+    const LadderRecords one = sample_ladder(material, spec, {jobs[j]}, backend, threads);
     owners[j]->engine_s += seconds_since(tj);
     std::copy(one.p0.begin(), one.p0.end(), rec.p0.begin() + rec.history_offset[j]);
     std::copy(one.loss.begin(), one.loss.end(), rec.loss.begin() + rec.record_offset[j]);
     std::copy(one.kick.begin(), one.kick.end(), rec.kick.begin() + rec.record_offset[j]);
   }
   clock.sampling_s += seconds_since(t0);
+  clock.set_sampling_s[set] += seconds_since(t0);
   return rec;
 }
 
@@ -323,7 +346,8 @@ void trace_bin(const Material& material, const RungGroup& rg, const BinRun& run,
 
 // Samples a group of bins round by round until each meets its goal. Each
 // bin's jobs of one engine call are one job (a bin's histograms are filled
-// by one task), its histories numbered on from the previous rounds'.
+// by one task), its histories numbered on from the previous rounds'. One
+// engine call holds bins of one range-cut scale (momentum_cut_scale).
 void sample_group(const Material& material, const RungGroup& rg, const std::vector<double>& edges,
                   const TableBuildOptions& o, EngineBackend backend, std::vector<BinRun>& group,
                   BuildClock& clock, std::mutex& engine) {
@@ -332,6 +356,7 @@ void sample_group(const Material& material, const RungGroup& rg, const std::vect
     std::vector<LadderJob> jobs;
     std::vector<BinRun*> owners;
     std::size_t records = 0;
+    double scale = 0;  // the call's, from its first bin
     for (BinRun& run : group) {
       if (run.done >= run.round_end) {
         const Round round = next_round(run, rungs, o);
@@ -341,6 +366,9 @@ void sample_group(const Material& material, const RungGroup& rg, const std::vect
       }
       const std::size_t m = run.round_end - run.done;
       if (m == 0) continue;
+      const double bin_scale = momentum_cut_scale(edges[run.bin]);
+      if (scale == 0) scale = bin_scale;
+      if (bin_scale != scale) continue;  // the next call's
       const auto reach = static_cast<std::size_t>(run.round_reach);
       const std::size_t take = std::min(m, (kMaxRecords - records) / reach);
       if (take == 0) break;  // the call is full: this bin goes on in the next one
@@ -350,8 +378,10 @@ void sample_group(const Material& material, const RungGroup& rg, const std::vect
       records += take * reach;
     }
     if (jobs.empty()) break;
+    LadderSpec spec = rg.spec;
+    spec.physics.production_cut_m *= scale;
     const LadderRecords rec =
-        run_jobs(material, rg, jobs, owners, backend, o.threads, clock, engine);
+        run_jobs(material, rg, spec, jobs, owners, backend, o.threads, clock, engine);
     const auto t0 = std::chrono::steady_clock::now();
     histogram_batch(owners, jobs, rec, rungs.size(), o.threads);
     clock.histogram_s += seconds_since(t0);
@@ -414,6 +444,30 @@ void finish_group(std::vector<BinRun>& group, const RungGroup& rg, int threads) 
   });
 }
 
+// The engine's physics tables for every range cut the build's calls use
+// (each set of histories times each bin's momentum_cut_scale), built at
+// once on all threads: built by the first call that needs them, they held
+// the engine's lock (G4_CONCRETE: ~0.3 s of one core for each of 18 cuts).
+void prepare_physics(const Material& material, const std::vector<RungGroup>& groups,
+                     const std::vector<int>& mine, const std::vector<double>& edges, int threads) {
+  std::set<double> cuts;
+  for (const RungGroup& rg : groups) {
+    for (int b : mine) {
+      if (rg.rungs.front().first_bin <= b)
+        cuts.insert(rg.spec.physics.production_cut_m * momentum_cut_scale(edges[b]));
+    }
+  }
+  const std::vector<double> list(cuts.begin(), cuts.end());
+  const PhysicsOptions base = groups.front().spec.physics;
+  parallel_for_chunks(list.size(), threads, 1, [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t i = lo; i < hi; ++i) {
+      PhysicsOptions physics = base;
+      physics.production_cut_m = list[i];
+      MuonPhysicsTables::get(material, physics);
+    }
+  });
+}
+
 // A group of bins [from, to) of `mine` and the set of histories that fills them.
 struct SampleUnit {
   std::size_t from, to;
@@ -469,10 +523,7 @@ BuildClock sample_units(const Material& material, const std::vector<SampleUnit>&
     work(first);
   }
   if (failure) std::rethrow_exception(failure);
-  first.histories += second.histories;
-  first.samples += second.samples;
-  first.sampling_s += second.sampling_s;
-  first.histogram_s += second.histogram_s;
+  first.add(second);
   return first;
 }
 
@@ -506,7 +557,7 @@ std::vector<double> bin_costs(const std::vector<int>& bins, const std::vector<Ru
   std::vector<double> out;
   for (int b : bins) {
     out.push_back(ladder_bin_cost(b, edges[b], edges[b + 1], sets, o.min_samples, o.samples_per_bin,
-                                  o.loss_precision > 0));
+                                  o.loss_precision > 0, momentum_cut_scale(edges[b])));
   }
   return out;
 }
@@ -564,22 +615,40 @@ std::vector<std::vector<double>> ladder_precision_goals(const std::vector<Ladder
   return goals;
 }
 
-std::string ladder_generator(const std::vector<LadderRung>& rungs, const TableBuildOptions& o,
-                             const PhysicsOptions& physics) {
+double momentum_cut_scale(double p_lo) {
+  if (!(p_lo >= 2 * kCutScaleMomentum)) return 1.0;
+  return std::exp2(std::floor(std::log2(p_lo / kCutScaleMomentum)));
+}
+
+double table_range_cut(const Material& material, const PhysicsOptions& physics) {
+  const double floor_m =
+      material.density_g_cm3 > 0 ? kTableRangeCutMassThickness / material.density_g_cm3 / 100.0 : 0;
+  return std::max(physics.production_cut_m, floor_m);
+}
+
+std::string ladder_generator(const Material& material, const std::vector<LadderRung>& rungs,
+                             const TableBuildOptions& o, const PhysicsOptions& physics) {
   std::vector<double> steps;
   for (const LadderRung& r : rungs) steps.push_back(r.step_m);
   std::sort(steps.begin(), steps.end());
   std::string s = engine_generator(physics) + " on " + o.backend + "; histories through steps";
   for (double d : steps) s += fmt::format(" {:.17g}", d);
   s += " m; ";
+  // Named only where it differs from the engine's cut, so that the keys of
+  // the materials it leaves alone stay as they were.
+  const double cut = table_range_cut(material, physics);
+  if (cut != physics.production_cut_m) {
+    s += fmt::format("range cut {:.17g} m ({:g} g/cm2); ", cut, kTableRangeCutMassThickness);
+  }
   double d = 0;  // the reference step, as reference_step() finds it
   for (const LadderRung& r : rungs) {
     if (r.p_from == 0) d = std::max(d, r.step_m);
   }
+  s += fmt::format("range cuts x 2^k from {:g} x 2^k GeV/c; ", kCutScaleMomentum);
   for (double step : steps) {
     if (is_long_rung(step, d)) {
       s += fmt::format("steps from {:.17g} m by histories of their own, range cut {:.17g} m; ",
-                       step, physics.production_cut_m * step / d);
+                       step, cut * step / d);
       break;
     }
   }
@@ -637,7 +706,7 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
     for (int b = o.from_bin + (spread ? share.rank : 0); b < n; b += spread ? share.size : 1)
       mine.push_back(b);
 
-    const std::vector<RungGroup> groups = rung_groups(rungs, tables, physics, o.charge);
+    const std::vector<RungGroup> groups = rung_groups(material, rungs, tables, physics, o.charge);
     // Spread, the bar counts every process's bins (share.progress); where
     // nothing is shared, this process's own.
     auto bar_share = spread && share.progress ? share.progress() : nullptr;
@@ -669,6 +738,7 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
         bar->add(u.to - u.from, std::accumulate(cost.begin() + u.from, cost.begin() + u.to, 0.0));
       }
     };
+    prepare_physics(material, groups, mine, edges, o.threads);
     clock = sample_units(material, units, mine, edges, o, backend, done);
   });
   std::string created = utc_now_iso();
@@ -685,17 +755,21 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
   if (progress && share.rank == 0) {
     std::fprintf(stderr,
                  "fastmu: tables %s: %zu steps, %zu momentum bins, %.3g histories (%.3g samples) "
-                 "in %.1f s on %s: engine %.1f s, histograms %.1f s\n",
+                 "in %.1f s on %s: engine %.1f s (%.3g histories to 8 d in %.1f s, %.3g of the "
+                 "long steps in %.1f s), histograms %.1f s\n",
                  material.name.c_str(), rungs.size(), edges.size() - 1 - o.from_bin,
                  static_cast<double>(clock.histories), static_cast<double>(clock.samples),
-                 seconds_since(t_start), o.backend.c_str(), clock.sampling_s, clock.histogram_s);
+                 seconds_since(t_start), o.backend.c_str(), clock.sampling_s,
+                 static_cast<double>(clock.set_histories[0]), clock.set_sampling_s[0],
+                 static_cast<double>(clock.set_histories[1]), clock.set_sampling_s[1],
+                 clock.histogram_s);
   }
 
   TableMetadata meta;
   meta.material = material.name;
   meta.material_definition = material.definition();
   meta.density_g_cm3 = material.density_g_cm3;
-  meta.generator = ladder_generator(ladder, o, physics);
+  meta.generator = ladder_generator(material, ladder, o, physics);
   meta.binning = o.binning;
   meta.charge = o.charge;
   meta.seed = o.seed;

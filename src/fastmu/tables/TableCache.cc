@@ -75,7 +75,7 @@ std::string TableCache::key_on(const std::string& backend, const Material& m,
   TableBuildOptions resolved = o;
   resolved.backend = backend;
   k += fmt::format(" hist {} charge {} seed {} tail {:.17g}; {}; format {}", o.hist_bins, o.charge,
-                   o.seed, o.tail_fraction, ladder_generator(ladder, resolved, PhysicsOptions{}),
+                   o.seed, o.tail_fraction, ladder_generator(m, ladder, resolved, PhysicsOptions{}),
                    kTableFormatVersion);
   return k;
 }
