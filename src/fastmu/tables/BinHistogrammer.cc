@@ -66,10 +66,14 @@ void BinHistogrammer::add(double p0, double px, double py, double pz) {
 }
 
 void BinHistogrammer::add_fractions(double p0, double loss, double kick) {
+  add_fractions_ln(std::log(p0), loss, kick);
+}
+
+void BinHistogrammer::add_fractions_ln(double ln_p0, double loss, double kick) {
   x_.push_back(loss > 0 ? static_cast<float>(std::log(loss)) : kFloor);
   y_.push_back(kick > 0 ? static_cast<float>(std::log(kick)) : kFloor);
   const double l = std::max(loss, 0.0);
-  sum_ln_p0_ += std::log(p0);
+  sum_ln_p0_ += ln_p0;
   sum_loss_ += l;
   sum_loss2_ += l * l;
   sum_kick_ += kick;

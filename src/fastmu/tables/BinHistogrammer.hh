@@ -36,6 +36,9 @@ class BinHistogrammer {
   void add(double p0, double px, double py, double pz);
   // The same from the fractions: loss = (p0 - pz) / p0, kick = |pt| / p0.
   void add_fractions(double p0, double loss, double kick);
+  // The same with ln p0 given (a ladder's histories feed one histogrammer
+  // per step: their ln p0 is taken once).
+  void add_fractions_ln(double ln_p0, double loss, double kick);
   void reserve(std::size_t n);
   std::size_t size() const { return x_.size(); }
   // <-dPz/P> of the samples so far, and its standard error.

@@ -36,6 +36,10 @@ namespace {
 // Bins sampled together: enough histories per launch to fill a GPU, and the
 // samples of 16 bins x every step in memory at once.
 constexpr std::size_t kBinsPerGroup = 16;
+// Units (a group of bins and a set of histories) sampled at once on the
+// GPU: with two, the GPU still idled while both filled histograms (~2 s of
+// a 10 s ladder). A top unit holds ~2 GB of samples.
+constexpr std::size_t kUnitsAtOnceOnGpu = 3;
 // Records (history x step) per engine call: 2 floats each, 256 MB.
 constexpr std::size_t kMaxRecords = std::size_t{1} << 25;
 // A round asks for 10 % more than the estimate, so one more round rarely
@@ -244,6 +248,13 @@ void histogram_batch(std::vector<BinRun*>& runs, const std::vector<LadderJob>& j
       if (runs[j]->hist[k]) tasks.emplace_back(j, k);
     }
   }
+  // ln p0 once per history, not once per step it reaches.
+  std::vector<double> ln_p0(rec.p0.size());
+  parallel_for_chunks(ln_p0.size(), threads, std::size_t(1) << 16,
+                      [&](std::size_t lo, std::size_t hi) {
+                        for (std::size_t i = lo; i < hi; ++i)
+                          ln_p0[i] = std::log(double(rec.p0[i]));
+                      });
   parallel_for_chunks(tasks.size(), threads, 1, [&](std::size_t lo, std::size_t hi) {
     for (std::size_t t = lo; t < hi; ++t) {
       const auto [j, k] = tasks[t];
@@ -252,7 +263,7 @@ void histogram_batch(std::vector<BinRun*>& runs, const std::vector<LadderJob>& j
       const std::size_t r0 = rec.record_offset[j] + k * n;
       h.reserve(h.size() + n);
       for (std::size_t i = 0; i < n; ++i) {
-        h.add_fractions(rec.p0[h0 + i], rec.loss[r0 + i], rec.kick[r0 + i]);
+        h.add_fractions_ln(ln_p0[h0 + i], rec.loss[r0 + i], rec.kick[r0 + i]);
       }
     }
   });
@@ -474,11 +485,11 @@ struct SampleUnit {
   const RungGroup* rg;
 };
 
-// Samples and finishes every unit. On the GPU two units run at once, so
-// that one's histograms fill on the CPU while the other's histories run in
-// the engine (one engine call at a time). Units own disjoint bins and each
-// bin fills its histograms round after round as before: the tables are
-// those of one unit at a time, bit for bit.
+// Samples and finishes every unit. On the GPU kUnitsAtOnceOnGpu units run
+// at once, so that the others' histograms fill on the CPU while one's
+// histories run in the engine (one engine call at a time). Units own
+// disjoint bins and each bin fills its histograms round after round as
+// before: the tables are those of one unit at a time, bit for bit.
 BuildClock sample_units(const Material& material, const std::vector<SampleUnit>& units,
                         const std::vector<int>& mine, const std::vector<double>& edges,
                         const TableBuildOptions& o, EngineBackend backend,
@@ -514,17 +525,16 @@ BuildClock sample_units(const Material& material, const std::vector<SampleUnit>&
       }
     }
   };
-  BuildClock first, second;
-  if (backend == EngineBackend::cuda && units.size() > 1) {
-    std::thread other(work, std::ref(second));
-    work(first);
-    other.join();
-  } else {
-    work(first);
-  }
+  const std::size_t at_once =
+      backend == EngineBackend::cuda ? std::min(kUnitsAtOnceOnGpu, units.size()) : 1;
+  std::vector<BuildClock> clocks(std::max<std::size_t>(at_once, 1));
+  std::vector<std::thread> others;
+  for (std::size_t i = 1; i < at_once; ++i) others.emplace_back(work, std::ref(clocks[i]));
+  work(clocks[0]);
+  for (std::thread& t : others) t.join();
   if (failure) std::rethrow_exception(failure);
-  first.add(second);
-  return first;
+  for (std::size_t i = 1; i < clocks.size(); ++i) clocks[0].add(clocks[i]);
+  return clocks[0];
 }
 
 std::vector<double> ladder_edges(const Material& material, const std::vector<LadderRung>& rungs,
@@ -721,13 +731,17 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
     const std::vector<double> cost = bin_costs(mine, rungs, groups, edges, o);
     if (!spread || own_share) bar->set_work_total(std::accumulate(cost.begin(), cost.end(), 0.0));
     // One unit per group of bins and set of histories; a group's bar moves
-    // when its last unit is done.
+    // when its last unit is done. The dearest (highest) groups first: the
+    // build ends on a cheap unit, not on the top bins' histograms filling
+    // on the CPU after the engine's last call (~1-2 s on the GPU).
     std::vector<SampleUnit> units;
-    std::vector<std::size_t> left((mine.size() + kBinsPerGroup - 1) / kBinsPerGroup, 0);
-    for (std::size_t g = 0; g < mine.size(); g += kBinsPerGroup) {
+    const std::size_t n_groups = (mine.size() + kBinsPerGroup - 1) / kBinsPerGroup;
+    std::vector<std::size_t> left(n_groups, 0);
+    for (std::size_t gi = n_groups; gi-- > 0;) {
+      const std::size_t g = gi * kBinsPerGroup;
       for (const RungGroup& rg : groups) {
         units.push_back({g, std::min(mine.size(), g + kBinsPerGroup), &rg});
-        ++left[g / kBinsPerGroup];
+        ++left[gi];
       }
     }
     std::mutex progress_lock;
