@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake
-  libhdf5-dev zlib1g-dev libcli11-dev nlohmann-json3-dev librandom123-dev libfmt-dev
+  libhdf5-dev zlib1g-dev libdeflate-dev libcli11-dev nlohmann-json3-dev librandom123-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libpugixml-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib python3-h5py
   libopenmpi-dev openmpi-bin python3-mpi4py

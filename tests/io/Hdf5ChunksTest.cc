@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -63,6 +64,25 @@ TEST(Hdf5Chunks, ShuffledDeflatedChunksReadAsHdf5WritesThem) {
     std::vector<float> out(v.size(), -1.0f);
     ASSERT_TRUE(read_parallel(path, out, threads));
     EXPECT_EQ(out, v) << threads << " threads";
+  }
+  fs::remove(path);
+}
+
+TEST(Hdf5Chunks, FirstRowsOnly) {
+  // 10 rows of 7 in chunks of 3: 4 rows end inside the second chunk.
+  const std::vector<float> v = ramp(10 * 7);
+  const fs::path path = write_dataset("rows", v, 10, 7, 3, true, true);
+  Handle file = fastmu::io::h5::open_file(path.string());
+  Handle ds(H5Dopen2(file.get(), "d", H5P_DEFAULT));
+  for (const std::uint64_t rows : {0, 1, 3, 4, 10, 12}) {
+    const std::size_t kept = std::min<std::uint64_t>(rows, 10) * 7;
+    std::vector<float> out(kept + 5, -1.0f);  // nothing written past the rows
+    ASSERT_TRUE(fastmu::io::h5::read_deflated_chunks(ds.get(), H5T_NATIVE_FLOAT, sizeof(float),
+                                                     out.data(), path.c_str(), 2, rows));
+    EXPECT_EQ(std::vector<float>(out.begin(), out.begin() + kept),
+              std::vector<float>(v.begin(), v.begin() + kept))
+        << rows << " rows";
+    EXPECT_EQ(std::vector<float>(out.begin() + kept, out.end()), std::vector<float>(5, -1.0f));
   }
   fs::remove(path);
 }

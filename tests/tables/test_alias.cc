@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <random>
 #include <vector>
 
 #include "fastmu/core/Error.hh"
@@ -9,6 +11,85 @@
 #include "fastmu/tables/TableSampling.hh"
 
 using namespace fastmu;
+
+namespace {
+
+// Vose's construction written the plain way (one store and load of the large
+// cell's probability per step, the counts turned into doubles first): the
+// tables files and builds made before must come out bit for bit.
+std::vector<AliasCell> plain_vose(const std::vector<std::uint32_t>& counts) {
+  const std::size_t n = counts.size();
+  std::vector<double> scaled(n);
+  double total = 0;
+  for (std::uint32_t c : counts) total += static_cast<double>(c);
+  std::vector<AliasCell> out(n);
+  if (total <= 0) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = {i == 0 ? 1.0f : 0.0f, 0};
+    return out;
+  }
+  std::vector<std::int32_t> small, large;
+  for (std::size_t i = 0; i < n; ++i) {
+    scaled[i] = static_cast<double>(counts[i]) * static_cast<double>(n) / total;
+    (scaled[i] < 1.0 ? small : large).push_back(static_cast<std::int32_t>(i));
+  }
+  while (!small.empty() && !large.empty()) {
+    const std::int32_t s = small.back(), l = large.back();
+    small.pop_back();
+    out[s] = {static_cast<float>(scaled[s]), l};
+    scaled[l] -= 1.0 - scaled[s];
+    if (scaled[l] < 1.0) {
+      large.pop_back();
+      small.push_back(l);
+    }
+  }
+  for (std::int32_t i : large) out[i] = {1.0f, i};
+  for (std::int32_t i : small) out[i] = {1.0f, i};
+  return out;
+}
+
+void expect_same_cells(const std::vector<AliasCell>& a, const std::vector<AliasCell>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].threshold, b[i].threshold) << "cell " << i;
+    ASSERT_EQ(a[i].alias, b[i].alias) << "cell " << i;
+  }
+}
+
+}  // namespace
+
+// From counts or from the same weights as doubles, the cells are those of
+// the plain construction, bit for bit: peaked histograms of a table's size
+// (a large cell topping up thousands), flat, sparse, huge and empty ones.
+TEST(AliasTable, CountsGiveThePlainConstructionBitForBit) {
+  std::mt19937_64 rng(3);
+  std::vector<std::vector<std::uint32_t>> cases;
+  for (const std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(101 * 101)}) {
+    std::vector<std::uint32_t> peaked(n), flat(n), sparse(n), huge(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = (static_cast<double>(i % 101) - 30.0) / 4.0;
+      peaked[i] = static_cast<std::uint32_t>(1e6 * std::exp(-0.5 * x * x) * (rng() % 3));
+      flat[i] = 1000 + static_cast<std::uint32_t>(rng() % 7);
+      sparse[i] = rng() % 50 == 0 ? static_cast<std::uint32_t>(rng() % 100000) : 0;
+      huge[i] = 0xffffffffu - static_cast<std::uint32_t>(rng() % 1000);
+    }
+    cases.insert(cases.end(), {peaked, flat, sparse, huge, std::vector<std::uint32_t>(n, 0)});
+  }
+  // A sum past 2^53, where adding doubles in order rounds.
+  std::vector<std::uint32_t> past(std::size_t(1) << 21 | 4096);
+  for (auto& c : past) c = 0xffffffffu - static_cast<std::uint32_t>(rng() % 1000);
+  cases.push_back(past);
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    SCOPED_TRACE("case " + std::to_string(c));
+    const auto& counts = cases[c];
+    const std::vector<AliasCell> want = plain_vose(counts);
+    std::vector<AliasCell> from_counts(counts.size()), from_doubles(counts.size());
+    build_alias_table(std::span<const std::uint32_t>(counts), from_counts);
+    const std::vector<double> w(counts.begin(), counts.end());
+    build_alias_table(std::span<const double>(w), from_doubles);
+    expect_same_cells(from_counts, want);
+    expect_same_cells(from_doubles, want);
+  }
+}
 
 TEST(AliasTable, ImpliedProbabilitiesAreExact) {
   std::vector<double> w{5, 0, 1, 3, 0.25, 7, 0, 2};

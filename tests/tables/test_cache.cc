@@ -9,6 +9,7 @@
 #include "SyntheticSamples.hh"
 #include "fastmu/core/Error.hh"
 #include "fastmu/materials/Material.hh"
+#include "fastmu/tables/TableBins.hh"
 #include "fastmu/tables/TableCache.hh"
 #include "fastmu/tables/TableFile.hh"
 
@@ -381,6 +382,42 @@ TEST(TableCache, ExtendsLaddersBinForBin) {
   }
   fs::remove_all(dir);
   fs::remove_all(once_dir);
+}
+
+// A run whose top lies below a cached ladder's reads the files' bins up to
+// its top only (the same tables as cut from the whole ones, and the line that
+// the ladder covers it); a higher top later in the same process reads the
+// rest, building nothing.
+TEST(TableCache, LowerTopsReadOnlyTheirBins) {
+  const auto dir = temp_dir("lowtop");
+  const Material& fe = builtin_materials().find("G4_Fe");
+  std::vector<std::shared_ptr<const TableParams>> whole;
+  {
+    TableCache maker(dir);
+    use_small_engine_options(maker.build_options());
+    whole = maker.get_ladder(fe, kSmallLadder, false);
+  }
+  TableCache cache(dir);
+  use_small_engine_options(cache.build_options());
+  cache.build_options().p_top = 6;  // 4 of the 8 bins
+  testing::internal::CaptureStderr();
+  const auto low = cache.get_ladder(fe, kSmallLadder, true);
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_NE(said.find("G4_Fe ladder to 10 GeV/c covered by cached ladder to 100 GeV/c"),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(low[0]->n_pbins(), 4);
+  expect_same_sampling(*low[0], *first_table_bins(whole[0], 4));
+  ASSERT_TRUE(low[2]);
+  expect_same_sampling(*low[2], *first_table_bins(whole[2], 1));
+  cache.build_options().p_top = 100;
+  const auto high = cache.get_ladder(fe, kSmallLadder, false);
+  EXPECT_EQ(cache.builds().ladders, 0u);
+  for (std::size_t k = 0; k < high.size(); ++k) {
+    ASSERT_TRUE(high[k]) << k;
+    expect_same_sampling(*high[k], *whole[k]);
+  }
+  fs::remove_all(dir);
 }
 
 // Two processes asking for the same missing ladder at once: one builds it,

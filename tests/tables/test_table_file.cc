@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "SyntheticSamples.hh"
 #include "fastmu/core/Error.hh"
+#include "fastmu/tables/TableBins.hh"
 #include "fastmu/tables/TableFile.hh"
 
 using namespace fastmu;
@@ -129,10 +131,27 @@ TEST(TableFile, AliasTablesRebuiltFromTheHistograms) {
   write_table_file(dir.path / "with.h5", t);
   write_table_file(dir.path / "without.h5", t, TableWriteOptions{.alias = false});
   EXPECT_LT(fs::file_size(dir.path / "without.h5"), fs::file_size(dir.path / "with.h5"));
-  for (const bool histogram : {true, false}) {
+  // Histograms stored otherwise than in deflated chunks (another writer).
+  const auto contiguous =
+      corrupt(dir.path / "without.h5", dir.path / "contiguous.h5", [&](hid_t h) {
+        H5Ldelete(h, "histogram", H5P_DEFAULT);
+        const hsize_t dims[3] = {4, 17, 17};
+        const hid_t sp = H5Screate_simple(3, dims, nullptr);
+        const hid_t d =
+            H5Dcreate2(h, "histogram", H5T_STD_U32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        H5Dwrite(d, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, t.data().counts.data());
+        H5Dclose(d);
+        H5Sclose(sp);
+      });
+  for (const auto& [file, histogram] :
+       std::vector<std::pair<fs::path, bool>>{{dir.path / "without.h5", true},
+                                              {dir.path / "without.h5", false},
+                                              {contiguous, true},
+                                              {contiguous, false}}) {
+    SCOPED_TRACE(file.filename().string() + (histogram ? " with" : " without") + " histograms");
     TableLoadOptions load;
     load.histogram = histogram;
-    const TableParams r = load_table(dir.path / "without.h5", 0.02, load);
+    const TableParams r = load_table(file, 0.02, load);
     EXPECT_EQ(r.has_histogram(), histogram);
     if (histogram) EXPECT_EQ(r.data().counts, t.data().counts);
     ASSERT_EQ(r.data().cells.size(), t.data().cells.size());
@@ -140,6 +159,97 @@ TEST(TableFile, AliasTablesRebuiltFromTheHistograms) {
       ASSERT_EQ(r.data().cells[i].threshold, t.data().cells[i].threshold) << i;
       ASSERT_EQ(r.data().cells[i].alias, t.data().cells[i].alias) << i;
     }
+  }
+}
+
+TEST(TableFile, FirstBinsOnly) {
+  TempDir dir;
+  const TableParams& t = small_table();
+  const int n = t.n_pbins();
+  for (const bool alias : {true, false}) {
+    const auto path = dir.path / (alias ? "with.h5" : "without.h5");
+    write_table_file(path, t, TableWriteOptions{.alias = alias});
+    for (const int bins : {1, n - 1, n, n + 3}) {
+      SCOPED_TRACE(std::to_string(bins) + " bins, alias tables " + (alias ? "in" : "not in") +
+                   " the file");
+      TableLoadOptions load;
+      load.bins = bins;
+      if (!alias) {  // the cache's way: the alias tables only
+        load.histogram = false;
+        const TableParams cells_only = load_table(path, 0.02, load);
+        const TableData want = table_bins(t.data(), 0, std::min(bins, n));
+        ASSERT_EQ(cells_only.data().cells.size(), want.cells.size());
+        EXPECT_FALSE(cells_only.has_histogram());
+        for (std::size_t i = 0; i < want.cells.size(); ++i) {
+          ASSERT_EQ(cells_only.data().cells[i].threshold, want.cells[i].threshold) << i;
+          ASSERT_EQ(cells_only.data().cells[i].alias, want.cells[i].alias) << i;
+        }
+        load.histogram = true;
+      }
+      TableExtent extent;
+      const TableParams r = load_table(path, 0.02, load, &extent);
+      EXPECT_EQ(extent.n_pbins, n);
+      EXPECT_EQ(extent.p_max, t.data().p_edges.back());
+      const TableData want = table_bins(t.data(), 0, std::min(bins, n));
+      const TableData& got = r.data();
+      EXPECT_EQ(got.p_edges, want.p_edges);
+      EXPECT_EQ(got.p_centres, want.p_centres);
+      EXPECT_EQ(got.counts, want.counts);
+      EXPECT_EQ(got.samples_per_bin, want.samples_per_bin);
+      EXPECT_EQ(got.mean_loss, want.mean_loss);
+      EXPECT_EQ(got.std_loss, want.std_loss);
+      EXPECT_EQ(got.mean_kick, want.mean_kick);
+      ASSERT_EQ(got.axes.size(), want.axes.size());
+      for (std::size_t b = 0; b < got.axes.size(); ++b) {
+        EXPECT_EQ(got.axes[b].x_lo, want.axes[b].x_lo);
+        EXPECT_EQ(got.axes[b].y_width, want.axes[b].y_width);
+      }
+      ASSERT_EQ(got.cells.size(), want.cells.size());
+      for (std::size_t i = 0; i < got.cells.size(); ++i) {
+        ASSERT_EQ(got.cells[i].threshold, want.cells[i].threshold) << i;
+        ASSERT_EQ(got.cells[i].alias, want.cells[i].alias) << i;
+      }
+    }
+  }
+}
+
+// A histogram chunk whose stored bytes are damaged: one line naming the file
+// and the dataset; the bins before it still load.
+TEST(TableFile, CorruptChunkNamesFileAndDataset) {
+  TempDir dir;
+  const auto path = dir.path / "chunk.h5";
+  write_table_file(path, small_table(), TableWriteOptions{.alias = false});
+  haddr_t addr = 0;
+  hsize_t size = 0;
+  {
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t d = H5Dopen2(f, "histogram", H5P_DEFAULT);
+    const hsize_t at[3] = {2, 0, 0};  // bin 2's chunk
+    ASSERT_GE(H5Dget_chunk_info_by_coord(d, at, nullptr, &addr, &size), 0);
+    H5Dclose(d);
+    H5Fclose(f);
+  }
+  ASSERT_GT(size, 4u);
+  {
+    // The last byte of the chunk: its Adler-32, which every inflater checks.
+    std::fstream io(path, std::ios::in | std::ios::out | std::ios::binary);
+    io.seekg(static_cast<std::streamoff>(addr + size - 1));
+    const char c = static_cast<char>(io.get() ^ 0x20);
+    io.seekp(static_cast<std::streamoff>(addr + size - 1));
+    io.put(c);
+  }
+  TableLoadOptions load;
+  load.bins = 2;
+  for (const bool histogram : {true, false}) {
+    load.histogram = histogram;
+    const std::string with = histogram ? "with" : "without";
+    try {
+      load_table(path, 0.02, TableLoadOptions{.histogram = histogram});
+      ADD_FAILURE() << "loaded " << with << " histograms";
+    } catch (const Error& e) {
+      expect_one_line_naming(e.what(), path, "dataset /histogram: corrupt");
+    }
+    EXPECT_EQ(load_table(path, 0.02, load).n_pbins(), 2) << with << " histograms";
   }
 }
 

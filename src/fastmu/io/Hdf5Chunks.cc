@@ -13,8 +13,9 @@
 
 namespace fastmu::io::h5 {
 
-bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_size, void* out,
-                          const char* source, int threads) {
+bool for_each_deflated_chunk(hid_t dataset, hid_t native_type, std::size_t element_size,
+                             const char* source, int threads, std::uint64_t rows,
+                             const ChunkRows& use) {
   Handle dcpl(H5Dget_create_plist(dataset));
   if (!dcpl.valid() || H5Pget_layout(dcpl.get()) != H5D_CHUNKED) return false;
   bool shuffled = false;
@@ -37,9 +38,9 @@ bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_
     row_elements *= dims[d];
   }
   if (chunk[0] < 1) return false;
-  const std::size_t nchunks = (dims[0] + chunk[0] - 1) / chunk[0];
+  const hsize_t wanted = std::min<std::uint64_t>(rows, dims[0]);
+  const std::size_t nchunks = (wanted + chunk[0] - 1) / chunk[0];
   const std::size_t chunk_bytes = chunk[0] * row_elements * element_size;
-  const std::size_t total_bytes = dims[0] * row_elements * element_size;
 
   // The compressed chunks, read in order (HDF5 is not called from threads).
   std::vector<std::vector<unsigned char>> raw(nchunks);
@@ -53,7 +54,6 @@ bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_
     if (H5Dread_chunk(dataset, H5P_DEFAULT, offset, &mask, raw[k].data()) < 0) return false;
     if (mask != 0) return false;  // a filter was skipped for this chunk
   }
-  auto* dst = static_cast<unsigned char*>(out);
   parallel_for_chunks(nchunks, threads, 1, [&](std::size_t begin, std::size_t end) {
     std::vector<unsigned char> plain(chunk_bytes), scratch;
     for (std::size_t k = begin; k < end; ++k) {
@@ -61,13 +61,30 @@ bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_
                           plain.data(), scratch)) {
         throw Error(std::string(source) + ": corrupt compressed chunk " + std::to_string(k));
       }
-      // A chunk past the end holds a whole chunk's bytes; only its rows in
-      // the dataset are kept.
-      const std::size_t at = k * chunk_bytes;
-      std::memcpy(dst + at, plain.data(), std::min(chunk_bytes, total_bytes - at));
+      // A chunk past the end (of the dataset or of the rows wanted) holds a
+      // whole chunk's bytes; only the rows wanted are passed on.
+      const std::uint64_t first = k * chunk[0];
+      use(first, std::min<std::uint64_t>(chunk[0], wanted - first), plain.data());
     }
   });
   return true;
+}
+
+bool read_deflated_chunks(hid_t dataset, hid_t native_type, std::size_t element_size, void* out,
+                          const char* source, int threads, std::uint64_t rows) {
+  Handle space(H5Dget_space(dataset));
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 1 || rank > 8) return false;
+  hsize_t dims[8];
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  std::size_t row_bytes = element_size;
+  for (int d = 1; d < rank; ++d) row_bytes *= dims[d];
+  auto* dst = static_cast<unsigned char*>(out);
+  return for_each_deflated_chunk(
+      dataset, native_type, element_size, source, threads, rows,
+      [&](std::uint64_t first, std::uint64_t count, const unsigned char* plain) {
+        std::memcpy(dst + first * row_bytes, plain, count * row_bytes);
+      });
 }
 
 }  // namespace fastmu::io::h5

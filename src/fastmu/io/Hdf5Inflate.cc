@@ -1,11 +1,31 @@
 #include "fastmu/io/Hdf5Inflate.hh"
 
+#ifndef FASTMU_HAVE_LIBDEFLATE
+#define FASTMU_HAVE_LIBDEFLATE 0
+#endif
+
 #include <zlib.h>
 
 #include <cstring>
+#include <memory>
+
+#if FASTMU_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 
 namespace fastmu::io::h5 {
 namespace {
+
+#if FASTMU_HAVE_LIBDEFLATE
+// One decompressor per thread (one may not be shared), made on first use.
+libdeflate_decompressor* thread_decompressor() {
+  struct Free {
+    void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
+  };
+  thread_local std::unique_ptr<libdeflate_decompressor, Free> d(libdeflate_alloc_decompressor());
+  return d.get();
+}
+#endif
 
 // HDF5's shuffle puts byte j of every element together; undo it. The
 // common element sizes get a fixed inner loop (unrolled by the compiler).
@@ -32,6 +52,24 @@ void unshuffle(const unsigned char* in, unsigned char* out, std::size_t bytes, s
 }
 
 }  // namespace
+
+bool have_libdeflate() { return FASTMU_HAVE_LIBDEFLATE; }
+
+bool inflate_exact(const unsigned char* in, std::size_t in_bytes, unsigned char* out,
+                   std::size_t bytes, bool use_zlib) {
+#if FASTMU_HAVE_LIBDEFLATE
+  if (!use_zlib) {
+    libdeflate_decompressor* d = thread_decompressor();
+    // Without a size to return, anything but exactly `bytes` is an error
+    // (LIBDEFLATE_SHORT_OUTPUT, INSUFFICIENT_SPACE); as zlib, it stops at the
+    // stream's end and checks its Adler-32.
+    if (d) return libdeflate_zlib_decompress(d, in, in_bytes, out, bytes, nullptr) == 0;
+  }
+#endif
+  (void)use_zlib;
+  uLongf got = static_cast<uLongf>(bytes);
+  return uncompress(out, &got, in, static_cast<uLong>(in_bytes)) == Z_OK && got == bytes;
+}
 
 bool deflate_pipeline(hid_t dcpl, bool& shuffled) {
   const int n = H5Pget_nfilters(dcpl);
@@ -67,11 +105,7 @@ bool unfilter_chunk(const unsigned char* stored, std::size_t stored_bytes, unsig
       scratch.resize(chunk_bytes);
       dst = scratch.data();
     }
-    uLongf got = static_cast<uLongf>(chunk_bytes);
-    if (uncompress(dst, &got, stored, static_cast<uLong>(stored_bytes)) != Z_OK ||
-        got != chunk_bytes) {
-      return false;
-    }
+    if (!inflate_exact(stored, stored_bytes, dst, chunk_bytes)) return false;
     plain = dst;
   } else if (stored_bytes != chunk_bytes) {
     return false;

@@ -12,6 +12,17 @@
 
 namespace fastmu::io::h5 {
 
+// Whether this fastmu inflates with libdeflate (built with it: about three times
+// zlib's speed on a whole chunk) rather than zlib.
+bool have_libdeflate();
+
+// A zlib stream (what H5Z's deflate filter stores) inflated into exactly
+// `bytes` bytes at `out`; false when it is corrupt or holds another size.
+// Through libdeflate where fastmu has it, unless `use_zlib` (for tests: the
+// two give the same bytes), else zlib. Any thread.
+bool inflate_exact(const unsigned char* in, std::size_t in_bytes, unsigned char* out,
+                   std::size_t bytes, bool use_zlib = false);
+
 // Whether the pipeline of dataset-creation list `dcpl` is deflate, optionally
 // preceded by shuffle (the order HDF5 applies them when writing), and
 // nothing else; `shuffled` says whether shuffle is there.

@@ -64,7 +64,7 @@ std::shared_ptr<const TableParams> first_table_bins(std::shared_ptr<const TableP
                                                     int n) {
   if (!table || table->n_pbins() == n) return table;
   return std::make_shared<const TableParams>(table->metadata(), table_bins(table->data(), 0, n),
-                                             "table");
+                                             "table", 0, AliasCells::valid);
 }
 
 }  // namespace fastmu

@@ -156,14 +156,16 @@ TableBuildOptions TableCache::options_for(double step_m) const {
 std::shared_ptr<const TableParams> TableCache::load_if_current(const std::filesystem::path& path,
                                                                const Material& material,
                                                                double step_m, const std::string& k,
-                                                               int threads) const {
+                                                               int threads, int bins,
+                                                               TableExtent* extent) const {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return nullptr;
   TableLoadOptions load;
   load.histogram = false;  // the transport samples the alias tables only
   load.threads = threads;
   load.is_input = false;  // the cache's own file: extending it rewrites it
-  auto table = std::make_shared<const TableParams>(load_table(path, step_m, load));
+  load.bins = bins;
+  auto table = std::make_shared<const TableParams>(load_table(path, step_m, load, extent));
   if (table->metadata().material != material.name) {
     throw Error(path.string() + ": attribute material is '" + table->metadata().material +
                 "', expected '" + material.name + "'");
@@ -189,12 +191,14 @@ struct TableCache::LadderPlan {
 
 std::shared_ptr<const TableParams> TableCache::load_shipped(const Material& material,
                                                             const LadderPlan& plan, std::size_t k,
-                                                            int threads) const {
+                                                            int threads,
+                                                            TableExtent& extent) const {
   for (const std::string& sk : plan.shipped_keys[k]) {
     const auto path = shipped_dir_ / file_name(material.name, plan.steps[k], sk);
     try {
-      auto t = load_if_current(path, material, plan.steps[k], sk, threads);
-      if (t && plan.first[k] + t->n_pbins() >= plan.grid_bins) return t;
+      auto t = load_if_current(path, material, plan.steps[k], sk, threads,
+                               plan.bins - plan.first[k], &extent);
+      if (t && plan.first[k] + extent.n_pbins >= plan.grid_bins) return t;
     } catch (const Error& e) {
       std::fprintf(stderr, "fastmu: table cache: shipped table skipped: %s\n", e.what());
     }
@@ -291,8 +295,10 @@ int TableCache::load_held(const Material& material, const LadderPlan& plan, bool
       if (it != loaded_.end() && plan.first[k] + it->second->n_pbins() >= plan.bins) continue;
       std::error_code ec;
       std::shared_ptr<const TableParams> t;
+      TableExtent extent;
       if (std::filesystem::exists(plan.paths[k], ec)) {
-        t = load_if_current(plan.paths[k], material, plan.steps[k], plan.keys[k], 0);
+        t = load_if_current(plan.paths[k], material, plan.steps[k], plan.keys[k], 0,
+                            plan.bins - plan.first[k], &extent);
         if (!t && note && share_.rank == 0) {
           std::fprintf(stderr,
                        "fastmu: table cache: %s was made with other settings or another "
@@ -300,9 +306,11 @@ int TableCache::load_held(const Material& material, const LadderPlan& plan, bool
                        plan.paths[k].c_str());
         }
       }
-      if (!t && (t = load_shipped(material, plan, k, 0))) shipped_keys_.insert(plan.keys[k]);
+      if (!t && (t = load_shipped(material, plan, k, 0, extent)))
+        shipped_keys_.insert(plan.keys[k]);
       if (t && (it == loaded_.end() || t->n_pbins() > it->second->n_pbins())) {
         loaded_[plan.keys[k]] = std::move(t);
+        file_top_[plan.keys[k]] = extent.p_max;
       }
     }
   });
@@ -312,11 +320,19 @@ int TableCache::load_held(const Material& material, const LadderPlan& plan, bool
 
 void TableCache::preload(const std::vector<TableRequest>& requests) {
   if (share_.size > 1) return;  // ranks load in get(), in step with each other
+  // The requests of one ladder (one per rung) share its plan: a plan hashes
+  // the settings of every rung, so one per request would cost the square.
+  struct Planned {
+    const Material* material;
+    std::vector<LadderRung> ladder;
+    LadderPlan plan;
+  };
+  std::vector<Planned> plans;
   struct Job {
     const TableRequest* request;
     std::string key;
     std::filesystem::path path;
-    LadderPlan plan;
+    std::size_t plan;  // in plans
     std::size_t rung;
   };
   std::vector<Job> jobs;
@@ -330,12 +346,22 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
              !(ladder[rung].step_m == r.step_m && ladder[rung].p_from == r.p_from)) {
         ++rung;
       }
-      const LadderPlan plan = plan_ladder(*r.material, ladder);
+      const auto same = [&](const Planned& p) {
+        return p.material == r.material && p.ladder.size() == ladder.size() &&
+               std::equal(ladder.begin(), ladder.end(), p.ladder.begin(),
+                          [](const LadderRung& a, const LadderRung& b) {
+                            return a.step_m == b.step_m && a.p_from == b.p_from;
+                          });
+      };
+      std::size_t at = std::find_if(plans.begin(), plans.end(), same) - plans.begin();
+      if (at == plans.size())
+        plans.push_back({r.material, ladder, plan_ladder(*r.material, ladder)});
+      const LadderPlan& plan = plans[at].plan;
       if (!plan.active(rung)) continue;  // no bins below the request's top
       const std::string& k = plan.keys[rung];
       if (loaded_.count(k)) continue;
       if (std::none_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == k; })) {
-        jobs.push_back({&r, k, plan.paths[rung], plan, rung});
+        jobs.push_back({&r, k, plan.paths[rung], at, rung});
       }
     }
   }
@@ -344,14 +370,17 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
   const int files = std::min<int>(4, static_cast<int>(jobs.size()));
   const int threads = std::max(1, resolve_thread_count(0) / std::max(files, 1));
   std::vector<std::shared_ptr<const TableParams>> found(jobs.size());
+  std::vector<TableExtent> extents(jobs.size());
   std::vector<char> from_shipped(jobs.size(), 0);
   parallel_for_chunks(jobs.size(), files, 1, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
+      const Job& job = jobs[i];
+      const LadderPlan& plan = plans[job.plan].plan;
       try {
-        found[i] = load_if_current(jobs[i].path, *jobs[i].request->material,
-                                   jobs[i].request->step_m, jobs[i].key, threads);
+        found[i] = load_if_current(job.path, *job.request->material, job.request->step_m, job.key,
+                                   threads, plan.bins - plan.first[job.rung], &extents[i]);
         if (!found[i]) {
-          found[i] = load_shipped(*jobs[i].request->material, jobs[i].plan, jobs[i].rung, threads);
+          found[i] = load_shipped(*job.request->material, plan, job.rung, threads, extents[i]);
           from_shipped[i] = found[i] != nullptr;
         }
       } catch (const Error&) {
@@ -362,7 +391,9 @@ void TableCache::preload(const std::vector<TableRequest>& requests) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (from_shipped[i]) shipped_keys_.insert(jobs[i].key);
-    if (found[i]) loaded_.emplace(jobs[i].key, std::move(found[i]));
+    if (found[i] && loaded_.emplace(jobs[i].key, std::move(found[i])).second) {
+      file_top_[jobs[i].key] = extents[i].p_max;
+    }
   }
 }
 
@@ -432,7 +463,9 @@ std::vector<std::shared_ptr<const TableParams>> TableCache::get_ladder(
     if (!plan.active(k)) continue;
     const auto& full = loaded_.at(plan.keys[k]);
     const int n = plan.bins - plan.first[k];
-    cached_top = std::max(cached_top, full->data().p_edges.back());
+    const auto file = file_top_.find(plan.keys[k]);
+    cached_top =
+        std::max(cached_top, file == file_top_.end() ? full->data().p_edges.back() : file->second);
     auto& served = served_[plan.keys[k] + fmt::format(" bins {}", n)];
     tables[k] = served.lock();
     if (!tables[k]) {
@@ -513,6 +546,7 @@ void TableCache::extend_ladder(const Material& material, const LadderPlan& plan,
       auto table = std::make_shared<const TableParams>(std::move(meta), std::move(data),
                                                        plan.paths[k].string(), o.threads);
       if (leader) write_table_file(plan.paths[k], *table, TableWriteOptions{.alias = false});
+      file_top_[plan.keys[k]] = table->data().p_edges.back();
       loaded_[plan.keys[k]] = std::move(table);
     }
   });

@@ -32,6 +32,7 @@
 
 #include "fastmu/tables/LadderBuilder.hh"
 #include "fastmu/tables/TableBuilder.hh"
+#include "fastmu/tables/TableFile.hh"
 
 namespace fastmu {
 
@@ -162,16 +163,19 @@ class TableCache {
   // Builds the bins from `from` to the request's top of every rung of
   // `plan`, joins them to the bins held below, writes the files.
   void extend_ladder(const Material& material, const LadderPlan& plan, int from, bool progress);
-  // The table of `path` if it exists and carries key `k` (loaded without its
-  // histograms), nullptr if it is missing or stale; throws on a bad file.
+  // The first `bins` bins of the table of `path` (all of them: 0) if it
+  // exists and carries key `k` (loaded without its histograms), nullptr if
+  // it is missing or stale; throws on a bad file. `extent`: the file's own.
   std::shared_ptr<const TableParams> load_if_current(const std::filesystem::path& path,
                                                      const Material& material, double step_m,
-                                                     const std::string& k, int threads) const;
-  // Rung k's table from the shipped folder if one there is current and holds
-  // the whole grid, else nullptr (a bad shipped file is skipped, not fatal:
-  // the cache builds instead).
+                                                     const std::string& k, int threads, int bins,
+                                                     TableExtent* extent) const;
+  // Rung k's table (its bins below the request's top) from the shipped folder
+  // if one there is current and holds the whole grid, else nullptr (a bad
+  // shipped file is skipped, not fatal: the cache builds instead).
   std::shared_ptr<const TableParams> load_shipped(const Material& material, const LadderPlan& plan,
-                                                  std::size_t k, int threads) const;
+                                                  std::size_t k, int threads,
+                                                  TableExtent& extent) const;
 
   // Names the shipped tables serving `plan` (once per material) and counts them.
   void report_shipped(const Material& material, const LadderPlan& plan, bool print);
@@ -183,7 +187,10 @@ class TableCache {
   TableBuildOptions options_;
   BinShare share_;
   std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const TableParams>> loaded_;  // by key(): all bins held
+  // By key(): the bins held, those of its file that a request needed so far
+  // (a run's top may lie below the file's: the bins above are not loaded).
+  std::map<std::string, std::shared_ptr<const TableParams>> loaded_;
+  std::map<std::string, double> file_top_;  // by key(): the top momentum of its file
   // By key() and bin count, while a caller holds them.
   std::map<std::string, std::weak_ptr<const TableParams>> served_;
   std::map<std::string, int> reported_;  // the top bin a "covered" line was written for

@@ -1,5 +1,6 @@
 #include "fastmu/tables/TableFile.hh"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -137,6 +138,21 @@ struct Writer {
 
 // ---- reading -------------------------------------------------------------
 
+// Each bin's alias table from its counts, as the builders make it.
+std::vector<AliasCell> alias_cells_of(const std::vector<std::uint32_t>& counts,
+                                      std::size_t cells_per_bin, int threads) {
+  std::vector<AliasCell> cells(counts.size());
+  const std::size_t bins = cells_per_bin ? counts.size() / cells_per_bin : 0;
+  parallel_for_chunks(bins, threads, 1, [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t b = lo; b < hi; ++b) {
+      build_alias_table(
+          std::span<const std::uint32_t>(counts.data() + b * cells_per_bin, cells_per_bin),
+          std::span<AliasCell>(cells.data() + b * cells_per_bin, cells_per_bin));
+    }
+  });
+  return cells;
+}
+
 struct Reader {
   hid_t file;
   std::string path;
@@ -152,8 +168,8 @@ struct Reader {
     return ds;
   }
 
-  template <class T>
-  std::vector<T> dataset(const char* name, hid_t mem_type, const std::vector<hsize_t>& want) const {
+  // Dataset `name`, opened, whose shape must be `want`.
+  hid_t open_shaped(const char* name, const std::vector<hsize_t>& want) const {
     Handle ds(open_dataset(name), H5Dclose);
     Handle space(H5Dget_space(ds.get()), H5Sclose);
     const int rank = H5Sget_simple_extent_ndims(space.get());
@@ -170,12 +186,24 @@ struct Reader {
       fail(std::string("dataset /") + name + " has shape " + show(dims) + ", expected " +
            show(want));
     }
+    return ds.release();
+  }
+
+  // Dataset `name`, whose shape must be `want`: its first `rows` rows (along
+  // the first axis; all of them by default).
+  template <class T>
+  std::vector<T> dataset(const char* name, hid_t mem_type, const std::vector<hsize_t>& want,
+                         hsize_t rows = io::h5::kAllRows) const {
+    Handle ds(open_shaped(name, want), H5Dclose);
+    std::vector<hsize_t> count(want);
+    if (!count.empty()) count[0] = std::min(count[0], rows);
     std::size_t total = 1;
-    for (hsize_t d : want) total *= d;
+    for (hsize_t d : count) total *= d;
     std::vector<T> out(total);
-    if (!io::h5::read_deflated_chunks(ds.get(), mem_type, sizeof(T), out.data(), path.c_str(),
-                                      threads) &&
-        H5Dread(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
+    const std::string source = path + ": dataset /" + name;  // for a corrupt chunk
+    if (!io::h5::read_deflated_chunks(ds.get(), mem_type, sizeof(T), out.data(), source.c_str(),
+                                      threads, rows) &&
+        !read_rows(ds.get(), mem_type, count, out.data())) {
       fail(std::string("cannot read dataset /") + name + " (wrong type?)");
     }
     if constexpr (std::is_floating_point_v<T>) {
@@ -187,6 +215,46 @@ struct Reader {
       }
     }
     return out;
+  }
+
+  // The alias tables of the first `rows` bins of /histogram (of shape
+  // `want`: bins x cells), each built from its chunk as it is inflated, in
+  // cache: no array of the counts (~7 MB a file) is filled, faulted in and
+  // read back. Files written otherwise than in deflated chunks have their
+  // counts read whole first.
+  std::vector<AliasCell> histogram_alias_cells(const std::vector<hsize_t>& want,
+                                               hsize_t rows) const {
+    Handle ds(open_shaped("histogram", want), H5Dclose);
+    const std::size_t cpb = static_cast<std::size_t>(want[1] * want[2]);
+    std::vector<AliasCell> cells(std::min(want[0], rows) * cpb);
+    const std::string source = path + ": dataset /histogram";
+    const bool built = io::h5::for_each_deflated_chunk(
+        ds.get(), H5T_NATIVE_UINT32, sizeof(std::uint32_t), source.c_str(), threads, rows,
+        [&](std::uint64_t first, std::uint64_t count, const unsigned char* plain) {
+          // The chunk's bytes are the counts (native uint32, as asked).
+          const auto* counts = reinterpret_cast<const std::uint32_t*>(plain);
+          for (std::uint64_t b = 0; b < count; ++b) {
+            build_alias_table(std::span<const std::uint32_t>(counts + b * cpb, cpb),
+                              std::span<AliasCell>(cells.data() + (first + b) * cpb, cpb));
+          }
+        });
+    if (built) return cells;
+    return alias_cells_of(dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, want, rows), cpb,
+                          threads);
+  }
+
+  // The first count[0] rows of `ds` (whose other dimensions `count` gives)
+  // through HDF5.
+  static bool read_rows(hid_t ds, hid_t mem_type, const std::vector<hsize_t>& count, void* out) {
+    if (count.empty()) return H5Dread(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0;
+    Handle file_space(H5Dget_space(ds), H5Sclose);
+    const std::vector<hsize_t> start(count.size(), 0);
+    Handle mem_space(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+                     H5Sclose);
+    return file_space.ok() && mem_space.ok() &&
+           H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                               count.data(), nullptr) >= 0 &&
+           H5Dread(ds, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, out) >= 0;
   }
 
   // Rank-1 length of a dataset (to learn the number of momentum bins).
@@ -238,21 +306,6 @@ struct Reader {
     return io::h5::read_string_attribute(file, name, path);  // any shape and string type
   }
 };
-
-// Each bin's alias table from its counts, as the builders make it.
-std::vector<AliasCell> alias_cells_of(const std::vector<std::uint32_t>& counts,
-                                      std::size_t cells_per_bin, int threads) {
-  std::vector<AliasCell> cells(counts.size());
-  const std::size_t bins = cells_per_bin ? counts.size() / cells_per_bin : 0;
-  parallel_for_chunks(bins, threads, 1, [&](std::size_t lo, std::size_t hi) {
-    for (std::size_t b = lo; b < hi; ++b) {
-      build_alias_table(
-          std::span<const std::uint32_t>(counts.data() + b * cells_per_bin, cells_per_bin),
-          std::span<AliasCell>(cells.data() + b * cells_per_bin, cells_per_bin));
-    }
-  });
-  return cells;
-}
 
 }  // namespace
 
@@ -319,7 +372,7 @@ void write_table_file(const std::filesystem::path& path, const TableParams& tabl
 }
 
 TableParams load_table(const std::filesystem::path& path, double expected_step_m,
-                       const TableLoadOptions& options) {
+                       const TableLoadOptions& options, TableExtent* extent) {
   const std::string name = path.string();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(name + ": no such table file");
@@ -372,38 +425,46 @@ TableParams load_table(const std::filesystem::path& path, double expected_step_m
   TableData d;
   d.nx = bins[0];
   d.ny = bins[1];
-  const hsize_t n = r.length("momentum_centres");
-  if (n < 1) r.fail("dataset /momentum_centres is empty");
+  // The file's bins (every dataset is checked against them), the first n of them read.
+  const hsize_t all = r.length("momentum_centres");
+  if (all < 1) r.fail("dataset /momentum_centres is empty");
+  const hsize_t n = options.bins > 0 ? std::min<hsize_t>(all, options.bins) : all;
   const hsize_t nx1 = d.nx + 1, ny1 = d.ny + 1;
-  d.p_edges = r.dataset<double>("momentum_edges", H5T_NATIVE_DOUBLE, {n + 1});
-  d.p_centres = r.dataset<double>("momentum_centres", H5T_NATIVE_DOUBLE, {n});
-  const auto axes = r.dataset<float>("axes", H5T_NATIVE_FLOAT, {n, 4});
+  d.p_edges = r.dataset<double>("momentum_edges", H5T_NATIVE_DOUBLE, {all + 1});
+  if (extent) *extent = {static_cast<int>(all), d.p_edges.back()};
+  d.p_edges.resize(n + 1);
+  d.p_centres = r.dataset<double>("momentum_centres", H5T_NATIVE_DOUBLE, {all}, n);
+  const auto axes = r.dataset<float>("axes", H5T_NATIVE_FLOAT, {all, 4}, n);
   d.axes.resize(n);
   std::memcpy(d.axes.data(), axes.data(), axes.size() * sizeof(float));
+  AliasCells cells = AliasCells::unchecked;  // read from the file
   if (io::h5::has_dataset(file.get(), "alias_threshold") ||
       io::h5::has_dataset(file.get(), "alias_index")) {
-    const auto thr = r.dataset<float>("alias_threshold", H5T_NATIVE_FLOAT, {n, nx1, ny1});
-    const auto idx = r.dataset<std::int32_t>("alias_index", H5T_NATIVE_INT32, {n, nx1, ny1});
+    const auto thr = r.dataset<float>("alias_threshold", H5T_NATIVE_FLOAT, {all, nx1, ny1}, n);
+    const auto idx = r.dataset<std::int32_t>("alias_index", H5T_NATIVE_INT32, {all, nx1, ny1}, n);
     d.cells.resize(thr.size());
     parallel_for_chunks(thr.size(), options.threads, std::size_t(1) << 20,
                         [&](std::size_t b, std::size_t e) {
                           for (std::size_t i = b; i < e; ++i) d.cells[i] = {thr[i], idx[i]};
                         });
     if (options.histogram) {
-      d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {n, nx1, ny1});
+      d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {all, nx1, ny1}, n);
     } else {
       H5Dclose(r.open_dataset("histogram"));  // still required of a table file
     }
-  } else {
-    d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {n, nx1, ny1});
+  } else if (options.histogram) {
+    d.counts = r.dataset<std::uint32_t>("histogram", H5T_NATIVE_UINT32, {all, nx1, ny1}, n);
     d.cells = alias_cells_of(d.counts, static_cast<std::size_t>(nx1 * ny1), options.threads);
-    if (!options.histogram) std::vector<std::uint32_t>().swap(d.counts);
+    cells = AliasCells::valid;
+  } else {
+    d.cells = r.histogram_alias_cells({all, nx1, ny1}, n);
+    cells = AliasCells::valid;
   }
-  d.samples_per_bin = r.dataset<std::uint64_t>("samples_per_bin", H5T_NATIVE_UINT64, {n});
-  d.mean_loss = r.dataset<double>("mean_loss", H5T_NATIVE_DOUBLE, {n});
-  d.std_loss = r.dataset<double>("std_loss", H5T_NATIVE_DOUBLE, {n});
-  d.mean_kick = r.dataset<double>("mean_kick", H5T_NATIVE_DOUBLE, {n});
-  return TableParams(std::move(m), std::move(d), name, options.threads);
+  d.samples_per_bin = r.dataset<std::uint64_t>("samples_per_bin", H5T_NATIVE_UINT64, {all}, n);
+  d.mean_loss = r.dataset<double>("mean_loss", H5T_NATIVE_DOUBLE, {all}, n);
+  d.std_loss = r.dataset<double>("std_loss", H5T_NATIVE_DOUBLE, {all}, n);
+  d.mean_kick = r.dataset<double>("mean_kick", H5T_NATIVE_DOUBLE, {all}, n);
+  return TableParams(std::move(m), std::move(d), name, options.threads, cells);
 }
 
 TableSummary read_table_summary(const std::filesystem::path& path) {

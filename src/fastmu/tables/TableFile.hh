@@ -32,15 +32,27 @@ struct TableLoadOptions {
   // Whether the file counts as an input of the command (InputFiles.hh): not
   // for the table cache's own files, which it rewrites when it extends them.
   bool is_input = true;
+  // The file's first `bins` momentum bins only (0, or more than it holds:
+  // all of them): the table cache serves a run the bins below the run's top
+  // from a ladder that may reach further. The shapes of the whole file are
+  // checked all the same; values are read (and checked) for those bins only.
+  int bins = 0;
+};
+
+// How far a table file reaches, whichever of its bins were read.
+struct TableExtent {
+  int n_pbins = 0;
+  double p_max = 0;  // its top momentum edge (GeV/c)
 };
 
 // Reads and validates a table file. With expected_step_m > 0 the file's step
 // must match it (relative 1e-6). Any problem (not HDF5, a missing or
 // wrongly-shaped dataset, a missing attribute, NaN, a format version other
 // than kTableFormatVersion, a step mismatch) throws fastmu::Error with one
-// line naming the file and the dataset or attribute.
+// line naming the file and the dataset or attribute. `extent`, if given,
+// receives the file's own bins and top.
 TableParams load_table(const std::filesystem::path& path, double expected_step_m = 0,
-                       const TableLoadOptions& options = {});
+                       const TableLoadOptions& options = {}, TableExtent* extent = nullptr);
 
 // What a table file says of itself without its arrays (a cache listing),
 // read from any format version: the attributes it has (empty or 0 where it

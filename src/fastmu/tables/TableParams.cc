@@ -24,7 +24,7 @@ void check_size(const std::string& source, const char* field, std::size_t got, s
 }  // namespace
 
 TableParams::TableParams(TableMetadata metadata, TableData data, const std::string& source,
-                         int threads)
+                         int threads, AliasCells cells_are)
     : meta_(std::move(metadata)), data_(std::move(data)) {
   const auto& d = data_;
   const int n = d.n_pbins();
@@ -82,10 +82,13 @@ TableParams::TableParams(TableMetadata metadata, TableData data, const std::stri
     }
   }
   const int cpb = d.cells_per_bin();
-  const std::size_t bad = first_index_where(cells, threads, [&](std::size_t i) {
-    const AliasCell c = d.cells[i];
-    return !(c.threshold >= 0.0f && c.threshold <= 1.0f) || c.alias < 0 || c.alias >= cpb;
-  });
+  const std::size_t bad =
+      cells_are == AliasCells::valid
+          ? cells
+          : first_index_where(cells, threads, [&](std::size_t i) {
+              const AliasCell c = d.cells[i];
+              return !(c.threshold >= 0.0f && c.threshold <= 1.0f) || c.alias < 0 || c.alias >= cpb;
+            });
   if (bad < cells) {
     const AliasCell c = d.cells[bad];
     if (!(c.threshold >= 0.0f && c.threshold <= 1.0f)) {

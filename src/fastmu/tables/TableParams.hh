@@ -49,15 +49,22 @@ struct TableData {
   int cells_per_bin() const { return (nx + 1) * (ny + 1); }
 };
 
+// Whether TableParams checks the alias cells one by one: cells read from a
+// file may hold anything; cells that build_alias_table has just made (or cut
+// from a table already checked) are valid by construction, and a whole
+// ladder's ~2e7 of them take a sizeable part of its load to check.
+enum class AliasCells { unchecked, valid };
+
 class TableParams {
  public:
   // Checks every size and value (finite, ascending edges, centres inside
-  // their bins, alias indices in range); throws fastmu::Error naming `source`
-  // (a file name, or "table") and the offending field.
-  // `threads` check the alias cells (0: all cores). `data.counts` may be
-  // empty: a table loaded for sampling only (TableLoadOptions).
+  // their bins, alias indices in range, unless `cells` says they are valid);
+  // throws fastmu::Error naming `source` (a file name, or "table") and the
+  // offending field. `threads` check the alias cells (0: all cores).
+  // `data.counts` may be empty: a table loaded for sampling only
+  // (TableLoadOptions).
   TableParams(TableMetadata metadata, TableData data, const std::string& source = "table",
-              int threads = 0);
+              int threads = 0, AliasCells cells = AliasCells::unchecked);
 
   const TableMetadata& metadata() const { return meta_; }
   // False for a table loaded without its histograms (the table cache's).
