@@ -21,6 +21,7 @@
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
 #include "fastmu/core/Progress.hh"
+#include "fastmu/core/Trace.hh"
 #include "fastmu/materials/Material.hh"
 #include "fastmu/physics/LadderSampler.hh"
 #include "fastmu/physics/MuonPhysicsTables.hh"
@@ -690,6 +691,7 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
   if (o.charge != -1 && o.charge != 1) throw Error("--charge must be -1 or 1");
   const EngineBackend backend = resolve_engine_backend(o.backend, "--table-backend");
   o.backend = to_string(backend);
+  trace("tables: engine backend resolved");
   const bool spread = share.size > 1;
   if (spread && (share.rank < 0 || share.rank >= share.size || !share.collective || !share.gather ||
                  !share.broadcast)) {
@@ -753,7 +755,9 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
       }
     };
     prepare_physics(material, groups, mine, edges, o.threads);
+    trace("tables: physics tables ready");
     clock = sample_units(material, units, mine, edges, o, backend, done);
+    trace("tables: bins sampled");
   });
   std::string created = utc_now_iso();
   if (!spread) bar->finish();

@@ -11,6 +11,7 @@
 
 #include "fastmu/core/Error.hh"
 #include "fastmu/core/Parallel.hh"
+#include "fastmu/core/Trace.hh"
 #include "fastmu/io/FileLock.hh"
 #include "fastmu/io/TempFiles.hh"
 #include "fastmu/materials/Material.hh"
@@ -517,8 +518,10 @@ void TableCache::extend_ladder(const Material& material, const LadderPlan& plan,
   TableBuildOptions o = options_;
   o.from_bin = from;
   BinShareReport report;
+  trace("tables: ladder build starts");
   std::vector<TableParams> built =
       build_ladder_tables(material, active, o, progress && leader, share_, &report);
+  trace("tables: ladder built");
   ++builds_.ladders;
   builds_.bins += static_cast<std::size_t>(plan.bins - from);
   collective([&] {
@@ -550,6 +553,7 @@ void TableCache::extend_ladder(const Material& material, const LadderPlan& plan,
       loaded_[plan.keys[k]] = std::move(table);
     }
   });
+  trace("tables: ladder written");
   if (progress && leader && spread) {
     std::string each;
     for (auto n : report.samples_by_rank) each += (each.empty() ? "" : ", ") + std::to_string(n);
