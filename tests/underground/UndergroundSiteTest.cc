@@ -272,8 +272,9 @@ TEST(UndergroundSite, FlatLaboratoriesAgreeWithTheirMeasuredFlux) {
 
 // Norite's larger Z^2/A (radiative loss ~8 % above standard rock's) shortens
 // the TeV muons' range: at SNOLAB's depth the flux is ~20 % lower than under
-// standard rock (0.79 with 2e5-muon tables; 0.71 with these 20000-muon ones,
-// whose ratio scatters by ~6 %). Standard rock's own ratio, 1, fails.
+// standard rock (0.78 with 2e5-muon tables and default transport tables; 0.82
+// with these 20000-muon ones, whose ratio scatters by ~6 %). Standard rock's
+// own ratio, 1, fails.
 TEST(UndergroundSite, NoriteShieldsMoreThanStandardRock) {
   SiteOptions site;
   site.depth_mwe = 5920;
