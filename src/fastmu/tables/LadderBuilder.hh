@@ -90,7 +90,7 @@ std::vector<TableParams> build_ladder_tables(const Material& material,
 // below it are continuous with Urban fluctuations, as in denser materials,
 // where it lies below 0.7 mm and changes nothing. Measured on the CPU, 2e5
 // histories of 10 GeV/c through 1 and 8 m of air, against the engine's cut:
-// 8x fewer CPU-seconds; loss quantiles (10-99 %) within 0.3 % and the mean
+// 4-8x fewer CPU-seconds; loss quantiles (10-99 %) within 0.3 % and the mean
 // within its error; the kick's median within 0.7 %, its 90 % quantile 1.7 %
 // (1 m) and 1.2 % (8 m) lower: the delta rays below 4.9 keV no longer
 // deflect the muon one by one (a 15 keV floor was another 2x cheaper but
