@@ -47,6 +47,12 @@ struct LadderQueue {
 
 // Threads per block: a history's double-precision state needs many registers.
 constexpr int kLadderBlock = 128;
+// Blocks per multiprocessor the registers must allow: 4 caps them at 128
+// (~290 bytes of spills) where the kernel took 199 and ran 2. On one H200,
+// two rounds alternating, the same tables bit for bit: StandardRock's
+// ladder engine 7.1-7.3 -> 6.5-6.6 s, G4_WATER's 7.8-8.2 -> 7.2-8.0 s
+// (3 blocks: 6.7-7.0 and 7.9 s).
+constexpr int kLadderBlocksPerSm = 4;
 
 // Where history h's records go, and its random stream.
 struct LadderSlot {
@@ -72,7 +78,7 @@ __device__ __forceinline__ LadderSlot ladder_slot(const LadderJob* jobs,
   return LadderSlot{job, job->first_id + i, LadderOut{p0 + h, loss + r, kick + r, job->n}};
 }
 
-__global__ void __launch_bounds__(kLadderBlock)
+__global__ void __launch_bounds__(kLadderBlock, kLadderBlocksPerSm)
     ladder_kernel(const MuonPhysicsView* tables, const MultipleScatteringData* msc,
                   const LadderJob* jobs, const std::size_t* history_offset,
                   const std::size_t* record_offset, LadderConstants c, LadderQueue queue, float* p0,
