@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "fastmu/core/Parallel.hh"
+
 namespace fastmu::io::h5 {
 namespace {
 
@@ -58,6 +60,19 @@ bool deflate_chunk(const unsigned char* plain, std::size_t bytes, std::size_t el
   }
   out.resize(got);
   return true;
+}
+
+void deflate_chunks(const unsigned char* plain, std::size_t n, std::size_t chunk_bytes,
+                    std::size_t element_size, bool shuffled, int level, int threads,
+                    std::vector<DeflatedChunk>& out) {
+  if (out.size() < n) out.resize(n);
+  parallel_for_chunks(n, threads, 1, [&](std::size_t lo, std::size_t hi) {
+    std::vector<unsigned char> scratch;
+    for (std::size_t i = lo; i < hi; ++i) {
+      out[i].ok = deflate_chunk(plain + i * chunk_bytes, chunk_bytes, element_size, shuffled, level,
+                                out[i].bytes, scratch);
+    }
+  });
 }
 
 }  // namespace fastmu::io::h5

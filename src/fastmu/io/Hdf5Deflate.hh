@@ -20,4 +20,18 @@ bool deflate_chunk(const unsigned char* plain, std::size_t bytes, std::size_t el
                    bool shuffled, int level, std::vector<unsigned char>& out,
                    std::vector<unsigned char>& scratch);
 
+// A chunk's stored bytes, and whether deflate_chunk made them (else it is
+// left to H5Dwrite).
+struct DeflatedChunk {
+  std::vector<unsigned char> bytes;
+  bool ok = false;
+};
+
+// The `n` consecutive chunks of `chunk_bytes` plain bytes at `plain`, each
+// through deflate_chunk, on `threads` threads (0: all cores), into out[0,
+// n) (out grows to n; its buffers are reused from call to call).
+void deflate_chunks(const unsigned char* plain, std::size_t n, std::size_t chunk_bytes,
+                    std::size_t element_size, bool shuffled, int level, int threads,
+                    std::vector<DeflatedChunk>& out);
+
 }  // namespace fastmu::io::h5

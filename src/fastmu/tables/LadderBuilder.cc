@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <numeric>
-#include <set>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -194,6 +194,14 @@ std::vector<RungGroup> rung_groups(const Material& material, const std::vector<R
   return groups;
 }
 
+// What the engine runs for a bin of lower edge p_lo in set `rg`: the set's
+// histories with its range cut times the bin's momentum_cut_scale.
+LadderSpec bin_spec(const RungGroup& rg, double p_lo) {
+  LadderSpec spec = rg.spec;
+  spec.physics.production_cut_m *= momentum_cut_scale(p_lo);
+  return spec;
+}
+
 BinRun start_bin(int b, const std::vector<Rung>& rungs, const TableBuildOptions& o) {
   BinRun run;
   run.bin = b;
@@ -295,12 +303,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 // One engine call for `jobs`: timed as a whole, or (the profile) job by
 // job, which draws the same samples (a job's streams are its own).
-LadderRecords run_jobs(const Material& material, const RungGroup& rg, const LadderSpec& spec,
+LadderRecords run_jobs(const Material& material, const LadderSpec& spec, std::size_t set,
                        const std::vector<LadderJob>& jobs, std::vector<BinRun*>& owners,
                        EngineBackend backend, int threads, BuildClock& clock, std::mutex& engine) {
   const std::lock_guard<std::mutex> one_call_at_a_time(engine);
   const auto t0 = std::chrono::steady_clock::now();
-  const std::size_t set = std::min<std::size_t>(rg.stream, 1);
   for (const LadderJob& j : jobs) clock.set_histories[set] += j.n;
   if (!trace_wanted()) {
     LadderRecords rec = sample_ladder(material, spec, jobs, backend, threads);
@@ -368,7 +375,7 @@ void sample_group(const Material& material, const RungGroup& rg, const std::vect
     std::vector<LadderJob> jobs;
     std::vector<BinRun*> owners;
     std::size_t records = 0;
-    double scale = 0;  // the call's, from its first bin
+    double scale = 0;  // the call's range-cut scale, from its first bin
     for (BinRun& run : group) {
       if (run.done >= run.round_end) {
         const Round round = next_round(run, rungs, o);
@@ -390,10 +397,9 @@ void sample_group(const Material& material, const RungGroup& rg, const std::vect
       records += take * reach;
     }
     if (jobs.empty()) break;
-    LadderSpec spec = rg.spec;
-    spec.physics.production_cut_m *= scale;
-    const LadderRecords rec =
-        run_jobs(material, rg, spec, jobs, owners, backend, o.threads, clock, engine);
+    const LadderRecords rec = run_jobs(material, bin_spec(rg, edges[owners.front()->bin]),
+                                       std::min<std::size_t>(rg.stream, 1), jobs, owners, backend,
+                                       o.threads, clock, engine);
     const auto t0 = std::chrono::steady_clock::now();
     histogram_batch(owners, jobs, rec, rungs.size(), o.threads);
     clock.histogram_s += seconds_since(t0);
@@ -462,21 +468,17 @@ void finish_group(std::vector<BinRun>& group, const RungGroup& rg, int threads) 
 // the engine's lock (G4_CONCRETE: ~0.3 s of one core for each of 18 cuts).
 void prepare_physics(const Material& material, const std::vector<RungGroup>& groups,
                      const std::vector<int>& mine, const std::vector<double>& edges, int threads) {
-  std::set<double> cuts;
+  std::map<double, PhysicsOptions> by_cut;  // the sets differ in their cut only
   for (const RungGroup& rg : groups) {
     for (int b : mine) {
-      if (rg.rungs.front().first_bin <= b)
-        cuts.insert(rg.spec.physics.production_cut_m * momentum_cut_scale(edges[b]));
+      if (rg.rungs.front().first_bin > b) continue;
+      const PhysicsOptions physics = bin_spec(rg, edges[b]).physics;
+      by_cut.emplace(physics.production_cut_m, physics);
     }
   }
-  const std::vector<double> list(cuts.begin(), cuts.end());
-  const PhysicsOptions base = groups.front().spec.physics;
+  const std::vector<std::pair<double, PhysicsOptions>> list(by_cut.begin(), by_cut.end());
   parallel_for_chunks(list.size(), threads, 1, [&](std::size_t lo, std::size_t hi) {
-    for (std::size_t i = lo; i < hi; ++i) {
-      PhysicsOptions physics = base;
-      physics.production_cut_m = list[i];
-      MuonPhysicsTables::get(material, physics);
-    }
+    for (std::size_t i = lo; i < hi; ++i) MuonPhysicsTables::get(material, list[i].second);
   });
 }
 

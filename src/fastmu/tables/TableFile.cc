@@ -99,23 +99,19 @@ struct Writer {
     }
     std::size_t chunk = element;
     for (std::size_t k = 1; k < dims.size(); ++k) chunk *= static_cast<std::size_t>(dims[k]);
-    const auto* plain = static_cast<const unsigned char*>(data);
-    std::vector<std::vector<unsigned char>> out(static_cast<std::size_t>(dims[0]));
-    std::vector<char> ok(out.size(), 0);
-    parallel_for_chunks(out.size(), 0, 1, [&](std::size_t lo, std::size_t hi) {
-      std::vector<unsigned char> scratch;
-      for (std::size_t i = lo; i < hi; ++i) {
-        ok[i] = io::h5::deflate_chunk(plain + i * chunk, chunk, element, true, kDeflateLevel,
-                                      out[i], scratch);
-      }
-    });
-    for (char c : ok) {
-      if (!c) return false;
+    std::vector<io::h5::DeflatedChunk> out;
+    io::h5::deflate_chunks(static_cast<const unsigned char*>(data),
+                           static_cast<std::size_t>(dims[0]), chunk, element, true, kDeflateLevel,
+                           0, out);
+    for (const io::h5::DeflatedChunk& c : out) {
+      if (!c.ok) return false;
     }
     std::vector<hsize_t> offset(dims.size(), 0);
     for (std::size_t i = 0; i < out.size(); ++i) {
       offset[0] = i;
-      check(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, offset.data(), out[i].size(), out[i].data()), name);
+      check(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, offset.data(), out[i].bytes.size(),
+                           out[i].bytes.data()),
+            name);
     }
     return true;
   }

@@ -167,11 +167,7 @@ struct MuonWriter::Impl {
   // Compressed HDF5: rows wait in `pending` until they fill whole chunks;
   // gzip chunks are then filtered on all threads (io/Hdf5Deflate) and
   // stored in order by H5Dwrite_chunk, the bytes H5Dwrite would store.
-  struct Deflated {
-    std::vector<unsigned char> bytes;
-    bool ok = false;
-  };
-  std::vector<Deflated> deflated;
+  std::vector<io::h5::DeflatedChunk> deflated;
 
   ~Impl() {
     if (f) std::fclose(f);
@@ -407,18 +403,11 @@ struct MuonWriter::Impl {
     if (full == 0) return;
     if (!dataset.valid()) create_dataset(true, 0);
     const bool gzip = compression.kind == io::h5::Compression::Kind::gzip;
-    if (deflated.size() < full) deflated.resize(full);
     if (gzip) {
-      parallel_for_chunks(full, threads, 1, [&](std::size_t b, std::size_t e) {
-        std::vector<unsigned char> scratch;
-        for (std::size_t i = b; i < e; ++i) {
-          const auto* plain = reinterpret_cast<const unsigned char*>(pending.data() + i * block);
-          // apply_compression: shuffle then deflate, for 8-byte elements.
-          deflated[i].ok =
-              io::h5::deflate_chunk(plain, block * sizeof(double), sizeof(double), true,
-                                    compression.level, deflated[i].bytes, scratch);
-        }
-      });
+      // apply_compression: shuffle then deflate, for 8-byte elements.
+      io::h5::deflate_chunks(reinterpret_cast<const unsigned char*>(pending.data()), full,
+                             block * sizeof(double), sizeof(double), true, compression.level,
+                             threads, deflated);
     }
     for (std::size_t i = 0; i < full; ++i) {
       if (gzip && deflated[i].ok) {
