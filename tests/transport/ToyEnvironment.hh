@@ -44,6 +44,7 @@ struct ToyEnv {
   const MaterialTableView* step_table(const MaterialTableView* t, float, bool) const { return t; }
   bool has_field_map() const { return false; }
   Vec3f field_map(Vec3f) const { return {0, 0, 0}; }
+  Vec3f field_at(const Location& loc, Vec3f) const { return loc.field; }
   const MaterialTableView* table(std::int32_t material) const {
     return material == 0 ? slab_table : nullptr;
   }

@@ -141,4 +141,17 @@ std::size_t GeometryParams::max_candidates_per_cell() const {
   return m;
 }
 
+unsigned GeometryParams::shape_kinds() const {
+  unsigned kinds = terrain_slabs_.empty() ? 0u : shapes::kTerrain;
+  for (const Arb8Shape& a : arb8s_) kinds |= a.planar ? shapes::kPlanarArb8 : shapes::kTwistedArb8;
+  return kinds;
+}
+
+bool GeometryParams::has_volume_fields() const {
+  for (const VolumeRecord& r : records_) {
+    if (r.field.x != 0.0f || r.field.y != 0.0f || r.field.z != 0.0f) return true;
+  }
+  return false;
+}
+
 }  // namespace fastmu

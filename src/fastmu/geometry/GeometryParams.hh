@@ -96,6 +96,10 @@ class GeometryParams {
     v.terrain_heights = copy(terrain_heights_.data(), terrain_heights_.size());
     return v;
   }
+  // The kinds of solid beyond boxes that the geometry holds (ShapeKinds.hh).
+  unsigned shape_kinds() const;
+  // Whether some volume has a non-zero uniform field.
+  bool has_volume_fields() const;
   GeometryView host_view() const {
     return make_view([](const auto* p, std::size_t) { return p; });
   }

@@ -1,6 +1,10 @@
 // Read-only view of the geometry for the step loop (host and CUDA): plain
 // pointers and sizes into GeometryParams' arrays, no containers, no virtuals.
 //
+// The navigation functions take the kinds of solid they may meet
+// (ShapeKinds.hh; default all): compiled for fewer, they skip the others'
+// tests at no cost at run time.
+//
 // Convention for points exactly on a surface: boxes, ARB8s and terrain slabs
 // are closed sets, so a point on a face shared by two volumes may be located
 // in either.
@@ -12,6 +16,7 @@
 #include "fastmu/core/Vec3.hh"
 #include "fastmu/geometry/Arb8.hh"
 #include "fastmu/geometry/GeometryData.hh"
+#include "fastmu/geometry/ShapeKinds.hh"
 #include "fastmu/geometry/Terrain.hh"
 #include "fastmu/geometry/UniformGrid.hh"
 
@@ -59,26 +64,28 @@ struct GeometryView {
   }
 
   // Whether volume v contains the point (surface included).
+  template <unsigned kShapes = shapes::kAll>
   FASTMU_HD bool contains(std::int32_t v, float x, float y, float z) const {
     const VolumeRecord& r = volumes[v];
     const bool in_box =
         x >= r.lo.x && x <= r.hi.x && y >= r.lo.y && y <= r.hi.y && z >= r.lo.z && z <= r.hi.z;
     if (!in_box) return false;
-    if (r.terrain >= 0) {
+    if (terrain<kShapes>(r)) {
       const TerrainSlab& slab = terrain_slabs[r.terrain];
       return terrain_slab_contains(terrain_surfaces[slab.surface], terrain_heights, slab, x, y, z);
     }
-    return r.arb8 < 0 || arb8_contains_xy(arb8s[r.arb8], x, y, z);
+    return !arb8<kShapes>(r) || arb8_contains_xy(arb8s[r.arb8], x, y, z);
   }
 
   // The volume containing the point, through the grid. Outside the world it
   // returns the world's material too: callers test in_world() first.
+  template <unsigned kShapes = shapes::kAll>
   FASTMU_HD LocateResult locate(float x, float y, float z) const {
     const std::int32_t c = grid.cell_of(x, y, z);
     const std::int32_t end = grid.cell_offsets[c + 1];
     for (std::int32_t k = grid.cell_offsets[c]; k < end; ++k) {
       const std::int32_t v = grid.cell_volumes[k];
-      if (contains(v, x, y, z)) return {v, volumes[v].material, volumes[v].field};
+      if (contains<kShapes>(v, x, y, z)) return {v, volumes[v].material, volumes[v].field};
     }
     return {-1, world_material, {0.f, 0.f, 0.f}};
   }
@@ -108,6 +115,7 @@ struct GeometryView {
   // cell starts beyond the nearest entry found. Exact for boxes; for ARB8s see
   // arb8_entry_distance. Moving by it lands on the next volume's surface
   // (within float rounding), never beyond; returns 0 if pos is inside a volume.
+  template <unsigned kShapes = shapes::kAll>
   FASTMU_HD float distance_to_next_volume(Vec3f pos, Vec3f dir, float limit = 3.0e38f) const {
     float best = fminf(distance_to_world_exit(pos, dir), limit);
     std::int32_t i = grid.ix(pos.x), j = grid.iy(pos.y), k = grid.iz(pos.z);
@@ -138,7 +146,7 @@ struct GeometryView {
       const std::int32_t c = grid.cell_id(i, j, k);
       const std::int32_t end = grid.cell_offsets[c + 1];
       for (std::int32_t q = grid.cell_offsets[c]; q < end; ++q) {
-        best = volume_entry(grid.cell_volumes[q], pos, dir, best);
+        best = volume_entry<kShapes>(grid.cell_volumes[q], pos, dir, best);
       }
       // Advance to the neighbouring cell along the axis whose boundary is nearest.
       const int a = next[0] < next[1] ? (next[0] < next[2] ? 0 : 2) : (next[1] < next[2] ? 1 : 2);
@@ -165,11 +173,12 @@ struct GeometryView {
   // -1 (the world's material) the entry into the next volume; never beyond
   // the world's boundary. Moving by it lands on the boundary within float
   // rounding (a caller pushes on by a few um to locate the next volume).
+  template <unsigned kShapes = shapes::kAll>
   FASTMU_HD float distance_to_boundary(Vec3f pos, Vec3f dir, std::int32_t volume,
                                        float limit = 3.0e38f) const {
-    if (volume < 0) return distance_to_next_volume(pos, dir, limit);
+    if (volume < 0) return distance_to_next_volume<kShapes>(pos, dir, limit);
     const float world = fminf(distance_to_world_exit(pos, dir), limit);
-    return fminf(volume_exit(volume, pos, dir, world), world);
+    return fminf(volume_exit<kShapes>(volume, pos, dir, world), world);
   }
 
   // A lower bound of the distance from pos to any boundary where the location
@@ -178,19 +187,20 @@ struct GeometryView {
   // its clearance (volumes of other cells lie beyond them) and the world's
   // faces. Inside a volume: its faces (exact for a box and a planar ARB8; a
   // Lipschitz bound for a twisted one and a terrain slab).
+  template <unsigned kShapes = shapes::kAll>
   FASTMU_HD float safety(Vec3f pos, std::int32_t volume) const {
     const float world = box_inner_distance(pos, world_lo, world_hi);
     if (volume >= 0) {
       const VolumeRecord& r = volumes[volume];
       const float box = box_inner_distance(pos, r.lo, r.hi);
-      if (r.terrain >= 0) {
+      if (terrain<kShapes>(r)) {
         const TerrainSlab& slab = terrain_slabs[r.terrain];
         return fminf(fminf(box, world), terrain_slab_safety(terrain_surfaces[slab.surface],
                                                             terrain_heights, slab, pos));
       }
-      if (r.arb8 < 0) return fminf(box, world);
+      if (!arb8<kShapes>(r)) return fminf(box, world);
       const Arb8Shape& a = arb8s[r.arb8];
-      if (a.planar) return fminf(world, arb8_planar_safety(a, pos));
+      if (planar<kShapes>(a)) return fminf(world, arb8_planar_safety(a, pos));
       return fminf(fminf(box, world), arb8_safety(a, pos, norm(r.hi - r.lo)));
     }
     const std::int32_t i = grid.ix(pos.x), j = grid.iy(pos.y), k = grid.iz(pos.z);
@@ -240,13 +250,14 @@ struct GeometryView {
   // path near a face, for root finding. False (e untouched) for a twisted
   // ARB8, a terrain slab (not convex) and the world region (v < 0), which
   // have none.
+  template <unsigned kShapes = shapes::kAll>
   FASTMU_HD bool boundary_excess(std::int32_t v, Vec3f p, float& e) const {
     if (v < 0) return false;
     const VolumeRecord& r = volumes[v];
-    if (r.terrain >= 0 || (r.arb8 >= 0 && !arb8s[r.arb8].planar)) return false;
+    if (terrain<kShapes>(r) || (arb8<kShapes>(r) && !planar<kShapes>(arb8s[r.arb8]))) return false;
     float g = fmaxf(fmaxf(fmaxf(r.lo.x - p.x, p.x - r.hi.x), fmaxf(r.lo.y - p.y, p.y - r.hi.y)),
                     fmaxf(r.lo.z - p.z, p.z - r.hi.z));
-    if (r.arb8 >= 0) {
+    if (arb8<kShapes>(r)) {
       for (int i = 0; i < 4; ++i) g = fmaxf(g, arb8_plane_excess(arb8s[r.arb8], i, p));
     }
     e = g;
@@ -254,6 +265,7 @@ struct GeometryView {
   }
 
   // Distance along dir from pos (inside volume v) to its exit, at most `limit`.
+  template <unsigned kShapes = shapes::kAll>
   FASTMU_HD float volume_exit(std::int32_t v, Vec3f pos, Vec3f dir, float limit) const {
     const VolumeRecord& r = volumes[v];
     float d = limit;
@@ -261,19 +273,20 @@ struct GeometryView {
     d = exit_1d(pos.y, dir.y, r.lo.y, r.hi.y, d);
     d = exit_1d(pos.z, dir.z, r.lo.z, r.hi.z, d);
     d = d > 0.f ? d : 0.f;
-    if (r.terrain >= 0) {
+    if (terrain<kShapes>(r)) {
       // The slab lies within its box: its exit is at or before the box's.
       const TerrainSlab& slab = terrain_slabs[r.terrain];
       return terrain_slab_exit(terrain_surfaces[slab.surface], terrain_heights, slab, pos, dir, d);
     }
-    if (r.arb8 < 0) return d;
+    if (!arb8<kShapes>(r)) return d;
     // The solid lies within its box: its exit is at or before the box's.
     const Arb8Shape& a = arb8s[r.arb8];
-    return a.planar ? arb8_planar_exit_distance(a, pos, dir, d)
-                    : arb8_exit_distance(a, pos, dir, d);
+    return planar<kShapes>(a) ? arb8_planar_exit_distance(a, pos, dir, d)
+                              : arb8_exit_distance(a, pos, dir, d);
   }
 
   // Ray entry into volume v if nearer than `best`, else `best`.
+  template <unsigned kShapes = shapes::kAll>
   FASTMU_HD float volume_entry(std::int32_t v, Vec3f pos, Vec3f dir, float best) const {
     const VolumeRecord& r = volumes[v];
     // Slab test against the bounding box.
@@ -281,19 +294,34 @@ struct GeometryView {
     if (!clip_ray_to_slab(pos.x, dir.x, r.lo.x, r.hi.x, t_in, t_out)) return best;
     if (!clip_ray_to_slab(pos.y, dir.y, r.lo.y, r.hi.y, t_in, t_out)) return best;
     if (!clip_ray_to_slab(pos.z, dir.z, r.lo.z, r.hi.z, t_in, t_out)) return best;
-    if (r.terrain >= 0) {
+    if (terrain<kShapes>(r)) {
       const TerrainSlab& slab = terrain_slabs[r.terrain];
       return terrain_slab_entry(terrain_surfaces[slab.surface], terrain_heights, slab, pos, dir,
                                 t_in, t_out, best);
     }
-    if (r.arb8 < 0) return t_in;
+    if (!arb8<kShapes>(r)) return t_in;
     // The solid lies within its box: its entry is at or after t_in.
     const Arb8Shape& a = arb8s[r.arb8];
-    return a.planar ? arb8_planar_entry_distance(a, pos, dir, best)
-                    : arb8_entry_distance(a, pos, dir, best);
+    return planar<kShapes>(a) ? arb8_planar_entry_distance(a, pos, dir, best)
+                              : arb8_entry_distance(a, pos, dir, best);
   }
 
  private:
+  // What volume record r is, among the kinds kShapes allows: a kind left
+  // out is known false at compile time.
+  template <unsigned kShapes>
+  FASTMU_HD static bool terrain(const VolumeRecord& r) {
+    return shapes::may_hold(kShapes, shapes::kTerrain) && r.terrain >= 0;
+  }
+  template <unsigned kShapes>
+  FASTMU_HD static bool arb8(const VolumeRecord& r) {
+    return shapes::may_hold(kShapes, shapes::kPlanarArb8 | shapes::kTwistedArb8) && r.arb8 >= 0;
+  }
+  template <unsigned kShapes>
+  FASTMU_HD static bool planar(const Arb8Shape& a) {
+    return !shapes::may_hold(kShapes, shapes::kTwistedArb8) || a.planar;
+  }
+
   // Distance from pos inside [lo, hi] to the nearest face (0 outside).
   FASTMU_HD static float box_inner_distance(Vec3f p, Vec3f lo, Vec3f hi) {
     const float d = fminf(fminf(fminf(p.x - lo.x, hi.x - p.x), fminf(p.y - lo.y, hi.y - p.y)),

@@ -107,6 +107,9 @@ class TransportParams {
     v.planes = v.geometry.planes;
     v.n_planes = v.geometry.num_planes;
     v.options = options_;
+    v.features = geometry_->shape_kinds() |
+                 (geometry_->has_volume_fields() ? step_features::kVolumeFields : 0u) |
+                 (field_ ? step_features::kFieldMap : 0u);
     return v;
   }
 

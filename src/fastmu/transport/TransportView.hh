@@ -9,11 +9,22 @@
 #include "fastmu/core/Vec3.hh"
 #include "fastmu/field/FieldMapView.hh"
 #include "fastmu/geometry/GeometryView.hh"
+#include "fastmu/geometry/ShapeKinds.hh"
 #include "fastmu/tables/TableView.hh"
 #include "fastmu/transport/step/MaterialTable.hh"
 #include "fastmu/transport/step/StepPhysics.hh"
 
 namespace fastmu {
+
+// What a geometry may make a step meet, as bits: the kinds of solid beyond
+// boxes (ShapeKinds.hh) and the kinds of field. TransportParams::features
+// says which a run's geometry holds; the GPU runs the step compiled for the
+// fewest that cover them (TransportViewFor).
+namespace step_features {
+inline constexpr unsigned kVolumeFields = 8u;  // a uniform field in some volume
+inline constexpr unsigned kFieldMap = 16u;     // a field map
+inline constexpr unsigned kAll = shapes::kAll | kVolumeFields | kFieldMap;
+}  // namespace step_features
 
 struct TransportView {
   GeometryView geometry;
@@ -25,6 +36,7 @@ struct TransportView {
   const SensitivePlane* planes = nullptr;
   std::int32_t n_planes = 0;
   StepOptions options;
+  unsigned features = step_features::kAll;  // what the geometry holds (step_features)
 
   FASTMU_HD bool in_world(Vec3f r) const { return geometry.in_world(r.x, r.y, r.z); }
 
@@ -36,29 +48,36 @@ struct TransportView {
   // in its volume (GeometryView::safety: boxes exact, ARB8s a lower bound,
   // the world region through its grid cell) less a margin: volumes do not
   // overlap, so within it the answer stays the same.
+  // (Each navigation function takes the features it may meet: default all.)
+  template <unsigned kF = step_features::kAll>
   FASTMU_HD Location locate(Vec3f r, float& safety) const {
-    const LocateResult l = geometry.locate(r.x, r.y, r.z);
-    safety = this->safety(r, l.volume);
-    return {l.volume >= 0 ? l.material : geometry.world_material, l.field, l.volume};
+    const LocateResult l = geometry.locate<kF & shapes::kAll>(r.x, r.y, r.z);
+    safety = this->safety<kF>(r, l.volume);
+    const Vec3f field =
+        (kF & step_features::kVolumeFields) != 0u ? l.field : Vec3f{0.0f, 0.0f, 0.0f};
+    return {l.volume >= 0 ? l.material : geometry.world_material, field, l.volume};
   }
 
   // The safety of r, a point inside `volume` (as located), less the margin.
+  template <unsigned kF = step_features::kAll>
   FASTMU_HD float safety(Vec3f r, std::int32_t volume) const {
-    return geometry.safety(r, volume) - kSafetyMargin;
+    return geometry.safety<kF & shapes::kAll>(r, volume) - kSafetyMargin;
   }
 
   // Straight-line distance along u to where the location of r changes, or
   // `limit` when that is farther (a step looks no farther than its length:
   // in the world's material the grid walk then stops after a cell or two
   // instead of running to the world's edge).
+  template <unsigned kF = step_features::kAll>
   FASTMU_HD float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t volume, float limit) const {
-    return geometry.distance_to_boundary(r, u, volume, limit);
+    return geometry.distance_to_boundary<kF & shapes::kAll>(r, u, volume, limit);
   }
 
   // e > 0 when r is outside `volume`: a signed distance-like function of r
   // near its faces; false where there is none (GeometryView::boundary_excess).
+  template <unsigned kF = step_features::kAll>
   FASTMU_HD bool boundary_excess(std::int32_t volume, Vec3f r, float& e) const {
-    return geometry.boundary_excess(volume, r, e);
+    return geometry.boundary_excess<kF & shapes::kAll>(volume, r, e);
   }
 
   // The unit normal of the boundary of `volume` nearest r (false: none).
@@ -67,12 +86,27 @@ struct TransportView {
            geometry.boundary_normal(volume, r, normal);
   }
 
-  FASTMU_HD bool has_field_map() const { return !field.empty(); }
+  template <unsigned kF = step_features::kAll>
+  FASTMU_HD bool has_field_map() const {
+    return (kF & step_features::kFieldMap) != 0u && !field.empty();
+  }
 
   // The empty test inline: most geometries have no map, and `at` is an
   // out-of-line call on the host.
+  template <unsigned kF = step_features::kAll>
   FASTMU_HD Vec3f field_map(Vec3f r) const {
-    return field.empty() ? Vec3f{} : field.at(r.x, r.y, r.z);
+    return !has_field_map<kF>() ? Vec3f{} : field.at(r.x, r.y, r.z);
+  }
+
+  // The field at r on a step that started at `loc`: its volume's uniform
+  // field plus the map's.
+  template <unsigned kF = step_features::kAll>
+  FASTMU_HD Vec3f field_at(const Location& loc, Vec3f r) const {
+    if constexpr ((kF & (step_features::kVolumeFields | step_features::kFieldMap)) == 0u) {
+      return Vec3f{0.0f, 0.0f, 0.0f};
+    } else {
+      return loc.field + field_map<kF>(r);
+    }
   }
 
   // The ladder's next shorter table of `t`, or null.
@@ -100,9 +134,10 @@ struct TransportView {
   // Free flight through vacuum without field: up to the next volume or the
   // world's boundary, and not into the field map's region. Inside a vacuum
   // volume (distance 0) or inside the map's region, one table step.
+  template <unsigned kF = step_features::kAll>
   FASTMU_HD float free_flight_distance(Vec3f r, Vec3f u) const {
-    float d = geometry.distance_to_next_volume(r, u);
-    if (!field.empty()) {
+    float d = geometry.distance_to_next_volume<kF & shapes::kAll>(r, u);
+    if (has_field_map<kF>()) {
       const bool inside = r.x >= field_lo.x && r.x <= field_hi.x && r.y >= field_lo.y &&
                           r.y <= field_hi.y && r.z >= field_lo.z && r.z <= field_hi.z;
       d = inside ? options.step : fminf(d, box_entry(r, u, field_lo, field_hi, d));
@@ -118,6 +153,43 @@ struct TransportView {
                      clip_ray_to_slab(r.y, u.y, lo.y, hi.y, t_in, t_out) &&
                      clip_ray_to_slab(r.z, u.z, lo.z, hi.z, t_in, t_out);
     return hit ? t_in : limit;
+  }
+};
+
+// The transport view of a geometry that holds at most the features kF: the
+// same data and answers, with the navigation and field lookups compiled for
+// kF alone. The environment of the GPU's step kernels (TransportKernels.cu):
+// a step through boxes without a field carries none of the code of fields,
+// ARB8s or terrain, and takes fewer registers.
+template <unsigned kF>
+struct TransportViewFor : TransportView {
+  static constexpr unsigned kFeatures = kF;
+
+  TransportViewFor() = default;
+  explicit TransportViewFor(const TransportView& v) : TransportView(v) {}
+
+  // Whether a geometry holding `features` may take this view.
+  static constexpr bool covers(unsigned features) { return (features & ~kF) == 0u; }
+
+  FASTMU_HD Location locate(Vec3f r, float& safety) const {
+    return TransportView::locate<kF>(r, safety);
+  }
+  FASTMU_HD float safety(Vec3f r, std::int32_t volume) const {
+    return TransportView::safety<kF>(r, volume);
+  }
+  FASTMU_HD float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t volume, float limit) const {
+    return TransportView::distance_to_boundary<kF>(r, u, volume, limit);
+  }
+  FASTMU_HD bool boundary_excess(std::int32_t volume, Vec3f r, float& e) const {
+    return TransportView::boundary_excess<kF>(volume, r, e);
+  }
+  FASTMU_HD bool has_field_map() const { return TransportView::has_field_map<kF>(); }
+  FASTMU_HD Vec3f field_map(Vec3f r) const { return TransportView::field_map<kF>(r); }
+  FASTMU_HD Vec3f field_at(const Location& loc, Vec3f r) const {
+    return TransportView::field_at<kF>(loc, r);
+  }
+  FASTMU_HD float free_flight_distance(Vec3f r, Vec3f u) const {
+    return TransportView::free_flight_distance<kF>(r, u);
   }
 };
 

@@ -1,6 +1,7 @@
 #include "fastmu/transport/cuda/TransportKernels.cuh"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "fastmu/transport/MuonRowCheck.hh"
 #include "fastmu/transport/step/StepPhysics.hh"
@@ -17,8 +18,8 @@ struct ColumnJob {
     return make_track(Vec3f{m.x[i], m.y[i], m.z[i]}, Vec3f{m.px[i], m.py[i], m.pz[i]}, m.pdg[i],
                       view.options, id);
   }
-  __device__ __forceinline__ void step(const TransportView& view, MuonTrack& t,
-                                       std::uint64_t id) const {
+  template <class Env>
+  __device__ __forceinline__ void step(const Env& view, MuonTrack& t, std::uint64_t id) const {
     transport_step(view, t, id);
   }
   __device__ __forceinline__ void store(std::size_t i, const MuonTrack& t) const {
@@ -47,8 +48,8 @@ struct RowJob {
     return make_track(Vec3f{row[3], row[4], row[5]}, Vec3f{row[0], row[1], row[2]}, pdg,
                       view.options, id);
   }
-  __device__ __forceinline__ void step(const TransportView& view, MuonTrack& t,
-                                       std::uint64_t id) const {
+  template <class Env>
+  __device__ __forceinline__ void step(const Env& view, MuonTrack& t, std::uint64_t id) const {
     transport_step(view, t, id);
   }
   __device__ __forceinline__ void store(std::size_t i, const MuonTrack& t) const {
@@ -62,18 +63,40 @@ struct RowJob {
   }
 };
 
+template <unsigned kF>
 __global__ void __launch_bounds__(kTransportBlock, kTransportBlocksPerSm)
-    transport_kernel(const __grid_constant__ TransportView view, DeviceMuons m, MuonQueue queue,
-                     std::uint64_t first_id) {
+    transport_kernel(const __grid_constant__ TransportViewFor<kF> view, DeviceMuons m,
+                     MuonQueue queue, std::uint64_t first_id) {
   ColumnJob job{m};
   run_queue(view, queue, first_id, job);
 }
 
+template <unsigned kF>
 __global__ void __launch_bounds__(kTransportBlock, kTransportBlocksPerSm)
-    transport_rows_kernel(const __grid_constant__ TransportView view, const float* rows,
+    transport_rows_kernel(const __grid_constant__ TransportViewFor<kF> view, const float* rows,
                           MuonQueue queue, int ncol, DeviceColumns out, std::uint64_t first_id) {
   RowJob job{rows, ncol, out, first_id};
   run_queue(view, queue, first_id, job);
+}
+
+// The step kernels are compiled for three sets of features, and a launch
+// takes the first that covers its geometry's: a step through boxes and
+// planar ARB8s without a field (the iron block, rock, water), one with
+// uniform fields in its volumes (the SHiP-like shield), and everything
+// (terrain, twisted ARB8s, field maps). The step code is the same; a
+// smaller set compiles out the paths its geometries cannot take.
+constexpr unsigned kStraightSteps = shapes::kPlanarArb8;
+constexpr unsigned kMagnetSteps = shapes::kPlanarArb8 | step_features::kVolumeFields;
+
+template <class Fn>
+void with_step_features(unsigned features, Fn&& fn) {
+  if (TransportViewFor<kStraightSteps>::covers(features)) {
+    fn(std::integral_constant<unsigned, kStraightSteps>{});
+  } else if (TransportViewFor<kMagnetSteps>::covers(features)) {
+    fn(std::integral_constant<unsigned, kMagnetSteps>{});
+  } else {
+    fn(std::integral_constant<unsigned, step_features::kAll>{});
+  }
 }
 
 // Grid-stride so that every thread of a warp reaches the shuffles.
@@ -146,17 +169,24 @@ unsigned blocks_of_256(std::size_t n) {
 
 void launch_transport(const TransportView& view, const DeviceMuons& m, const MuonQueue& queue,
                       std::uint64_t first_id, cudaStream_t stream) {
-  const unsigned grid = queue.n ? queue_grid(transport_kernel, kTransportBlock, queue.n) : 1u;
-  transport_kernel<<<grid, kTransportBlock, 0, stream>>>(view, m, queue, first_id);
+  with_step_features(view.features, [&](auto features) {
+    constexpr unsigned kF = decltype(features)::value;
+    const unsigned grid = queue.n ? queue_grid(transport_kernel<kF>, kTransportBlock, queue.n) : 1u;
+    transport_kernel<kF>
+        <<<grid, kTransportBlock, 0, stream>>>(TransportViewFor<kF>(view), m, queue, first_id);
+  });
   FASTMU_CUDA_CHECK(cudaGetLastError());
 }
 
 void launch_transport_rows(const TransportView& view, const float* rows, int ncol,
                            const MuonQueue& queue, const DeviceColumns& out, std::uint64_t first_id,
                            cudaStream_t stream) {
-  const unsigned grid = queue_grid(transport_rows_kernel, kTransportBlock, queue.n);
-  transport_rows_kernel<<<grid, kTransportBlock, 0, stream>>>(view, rows, queue, ncol, out,
-                                                              first_id);
+  with_step_features(view.features, [&](auto features) {
+    constexpr unsigned kF = decltype(features)::value;
+    const unsigned grid = queue_grid(transport_rows_kernel<kF>, kTransportBlock, queue.n);
+    transport_rows_kernel<kF><<<grid, kTransportBlock, 0, stream>>>(
+        TransportViewFor<kF>(view), rows, queue, ncol, out, first_id);
+  });
   FASTMU_CUDA_CHECK(cudaGetLastError());
 }
 

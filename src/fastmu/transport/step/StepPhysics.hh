@@ -47,7 +47,8 @@
 //
 // The environment `Env` (TransportView for real geometries, a toy in tests)
 // provides: in_world(r), locate(r, safety) -> Location, field_map(r) -> Vec3f
-// (with has_field_map(): false when it is zero everywhere),
+// (with has_field_map(): false when it is zero everywhere), field_at(loc, r)
+// (the field at r on a step that started at loc: loc.field + field_map(r)),
 // free_flight_distance(r, u), distance_to_boundary(r, u, volume, limit),
 // table(material) -> const MaterialTableView* (null for vacuum),
 // shorter_table(t) (the ladder's next entry or null), planes / n_planes, and
@@ -519,7 +520,7 @@ FASTMU_HD FASTMU_FORCEINLINE bool plan_step(const Env& env, MuonTrack& m, Random
   const bool located = !(m.safety > 0.0f);
   if (located) m.loc = env.locate(m.r, m.safety);
   s.loc = m.loc;
-  s.b0 = s.loc.field + env.field_map(m.r);
+  s.b0 = env.field_at(s.loc, m.r);
   const bool in_field = !is_zero(s.b0);
   const MaterialTableView* t = env.table(s.loc.material);
   if (t != nullptr) t = env.step_table(t, s.pm, in_field);  // long steps for fast muons
@@ -589,7 +590,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   // start momentum's.
   const bool inside = s.inside && s.pm_bend * kBendAllowance >= s.pm;
   const float b_abs = in_field ? sqrtf(dot(b0, b0)) : 0.0f;
-  auto field_at = [&](Vec3f r) { return s.loc.field + env.field_map(r); };
+  auto field_at = [&](Vec3f r) { return env.field_at(s.loc, r); };
   RayState end = move_along(start, in_field, kappa, b_abs, h, field_at);
 
   // A curved path can leave the volume before the chord's boundary. It stays
