@@ -106,22 +106,31 @@ void sample_on_cpu(const MuonPhysicsView& tables, const MultipleScatteringData& 
 LadderRecords sample_ladder(const Material& material, const LadderSpec& spec,
                             const std::vector<LadderJob>& jobs, EngineBackend backend,
                             int threads) {
-  check(spec, jobs);
-  const auto tables = MuonPhysicsTables::get(material, spec.physics);
-  const auto msc = MultipleScattering::get(material);
   LadderRecords out;
   out.lay_out(jobs);
-  if (out.p0.empty()) return out;
+  sample_ladder_into(material, spec, jobs, backend, threads, out);
+  return out;
+}
+
+void sample_ladder_into(const Material& material, const LadderSpec& spec,
+                        const std::vector<LadderJob>& jobs, EngineBackend backend, int threads,
+                        LadderRecords& out) {
+  check(spec, jobs);
+  if (out.history_offset.size() != jobs.size()) {
+    throw Error("ladder sampler: the records are not laid out for these jobs");
+  }
+  const auto tables = MuonPhysicsTables::get(material, spec.physics);
+  const auto msc = MultipleScattering::get(material);
+  if (out.p0.empty()) return;
   if (backend == EngineBackend::cuda) {
 #ifdef FASTMU_HAVE_CUDA
     cuda::sample_ladder_gpu(tables->view(), msc->data(), spec, jobs, out);
-    return out;
+    return;
 #else
     throw Error("ladder sampler: this fastmu was built without CUDA");
 #endif
   }
   sample_on_cpu(tables->view(), msc->data(), spec, jobs, threads, out);
-  return out;
 }
 
 }  // namespace fastmu

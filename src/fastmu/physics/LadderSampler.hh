@@ -61,4 +61,12 @@ LadderRecords sample_ladder(const Material& material, const LadderSpec& spec,
                             const std::vector<LadderJob>& jobs, EngineBackend backend,
                             int threads = 0);
 
+// The same into `out`, already laid out for `jobs` (LadderRecords::lay_out):
+// a caller that keeps `out` from call to call reuses its memory (a table
+// build's calls hold up to 10^8 records each) and can lay it out before it
+// waits for the engine.
+void sample_ladder_into(const Material& material, const LadderSpec& spec,
+                        const std::vector<LadderJob>& jobs, EngineBackend backend, int threads,
+                        LadderRecords& out);
+
 }  // namespace fastmu

@@ -301,22 +301,25 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// One engine call for `jobs`: timed as a whole, or (the profile) job by
-// job, which draws the same samples (a job's streams are its own).
-LadderRecords run_jobs(const Material& material, const LadderSpec& spec, std::size_t set,
-                       const std::vector<LadderJob>& jobs, std::vector<BinRun*>& owners,
-                       EngineBackend backend, int threads, BuildClock& clock, std::mutex& engine) {
+// One engine call for `jobs` into `rec` (the caller's, kept from call to
+// call): timed as a whole, or (the profile) job by job, which draws the same
+// samples (a job's streams are its own). The records are laid out before
+// the engine is taken: on a GPU the next call's host memory is ready when
+// the engine is free (the calls hold up to 2^25 records each).
+void run_jobs(const Material& material, const LadderSpec& spec, std::size_t set,
+              const std::vector<LadderJob>& jobs, std::vector<BinRun*>& owners,
+              EngineBackend backend, int threads, BuildClock& clock, std::mutex& engine,
+              LadderRecords& rec) {
+  rec.lay_out(jobs);
   const std::lock_guard<std::mutex> one_call_at_a_time(engine);
   const auto t0 = std::chrono::steady_clock::now();
   for (const LadderJob& j : jobs) clock.set_histories[set] += j.n;
   if (!trace_wanted()) {
-    LadderRecords rec = sample_ladder(material, spec, jobs, backend, threads);
+    sample_ladder_into(material, spec, jobs, backend, threads, rec);
     clock.sampling_s += seconds_since(t0);
     clock.set_sampling_s[set] += seconds_since(t0);
-    return rec;
+    return;
   }
-  LadderRecords rec;
-  rec.lay_out(jobs);
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const auto tj = std::chrono::steady_clock::now();
     const LadderRecords one = sample_ladder(material, spec, {jobs[j]}, backend, threads);
@@ -327,7 +330,6 @@ LadderRecords run_jobs(const Material& material, const LadderSpec& spec, std::si
   }
   clock.sampling_s += seconds_since(t0);
   clock.set_sampling_s[set] += seconds_since(t0);
-  return rec;
 }
 
 // The profile's line for one bin of a set of histories: its histories, the
@@ -369,7 +371,7 @@ void trace_bin(const Material& material, const RungGroup& rg, const BinRun& run,
 // engine call holds bins of one range-cut scale (momentum_cut_scale).
 void sample_group(const Material& material, const RungGroup& rg, const std::vector<double>& edges,
                   const TableBuildOptions& o, EngineBackend backend, std::vector<BinRun>& group,
-                  BuildClock& clock, std::mutex& engine) {
+                  BuildClock& clock, std::mutex& engine, LadderRecords& rec) {
   const std::vector<Rung>& rungs = rg.rungs;
   for (;;) {
     std::vector<LadderJob> jobs;
@@ -397,9 +399,9 @@ void sample_group(const Material& material, const RungGroup& rg, const std::vect
       records += take * reach;
     }
     if (jobs.empty()) break;
-    const LadderRecords rec = run_jobs(material, bin_spec(rg, edges[owners.front()->bin]),
-                                       std::min<std::size_t>(rg.stream, 1), jobs, owners, backend,
-                                       o.threads, clock, engine);
+    run_jobs(material, bin_spec(rg, edges[owners.front()->bin]),
+             std::min<std::size_t>(rg.stream, 1), jobs, owners, backend, o.threads, clock, engine,
+             rec);
     const auto t0 = std::chrono::steady_clock::now();
     histogram_batch(owners, jobs, rec, rungs.size(), o.threads);
     clock.histogram_s += seconds_since(t0);
@@ -501,6 +503,7 @@ BuildClock sample_units(const Material& material, const std::vector<SampleUnit>&
   std::size_t next = 0;
   std::exception_ptr failure;
   const auto work = [&](BuildClock& clock) {
+    LadderRecords rec;  // this thread's, reused call after call
     for (;;) {
       std::size_t u;
       {
@@ -517,7 +520,7 @@ BuildClock sample_units(const Material& material, const std::vector<SampleUnit>&
             group.push_back(start_bin(mine[i], rg.rungs, o));
         }
         const std::size_t histories = clock.histories;
-        sample_group(material, rg, edges, o, backend, group, clock, engine);
+        sample_group(material, rg, edges, o, backend, group, clock, engine, rec);
         const auto t0 = std::chrono::steady_clock::now();
         finish_group(group, rg, o.threads);
         clock.histogram_s += seconds_since(t0);

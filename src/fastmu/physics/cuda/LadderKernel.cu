@@ -11,10 +11,13 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "fastmu/core/CudaCheck.cuh"
+#include "fastmu/core/Trace.hh"
 #include "fastmu/physics/HistoryRng.hh"
 #include "fastmu/physics/LadderHistory.hh"
 #include "fastmu/physics/cuda/CudaLadderSampler.hh"
@@ -137,6 +140,11 @@ void sample_ladder_gpu(const MuonPhysicsView& tables, const MultipleScatteringDa
   c.jobs = static_cast<int>(jobs.size());
   c.histories = out.p0.size();
 
+  using Clock = std::chrono::steady_clock;
+  const auto ms_since = [](Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+  };
+  const Clock::time_point t0 = Clock::now();
   const DeviceTables dev_tables(tables);
   DeviceBuffer b_view, b_msc, b_jobs, b_hoff, b_roff, b_p0, b_loss, b_kick;
   const MuonPhysicsView* d_view = upload(b_view, &dev_tables.view, 1);
@@ -151,14 +159,25 @@ void sample_ladder_gpu(const MuonPhysicsView& tables, const MultipleScatteringDa
   DeviceBuffer b_next;
   auto* d_next = b_next.alloc<unsigned long long>(1);
   FASTMU_CUDA_CHECK(cudaMemset(d_next, 0, sizeof(*d_next)));
+  FASTMU_CUDA_CHECK(cudaDeviceSynchronize());
+  const double upload_ms = ms_since(t0);
+  const Clock::time_point t1 = Clock::now();
   ladder_kernel<<<ladder_grid(c.histories), kLadderBlock>>>(d_view, d_msc, d_jobs, d_hoff, d_roff,
                                                             c, LadderQueue{d_next, c.histories},
                                                             d_p0, d_loss, d_kick);
   FASTMU_CUDA_CHECK(cudaGetLastError());
   FASTMU_CUDA_CHECK(cudaDeviceSynchronize());
+  const double kernel_ms = ms_since(t1);
+  const Clock::time_point t2 = Clock::now();
   download(out.p0, d_p0);
   download(out.loss, d_loss);
   download(out.kick, d_kick);
+  if (trace_enabled()) {
+    const double mb = 4e-6 * static_cast<double>(out.p0.size() + out.loss.size() + out.kick.size());
+    trace("ladder engine call: " + std::to_string(c.histories) + " histories, set-up " +
+          std::to_string(upload_ms) + " ms, kernel " + std::to_string(kernel_ms) +
+          " ms, download " + std::to_string(ms_since(t2)) + " ms (" + std::to_string(mb) + " MB)");
+  }
 }
 
 }  // namespace fastmu::cuda

@@ -63,22 +63,6 @@ struct RowJob {
   }
 };
 
-template <unsigned kF>
-__global__ void __launch_bounds__(kTransportBlock, kTransportBlocksPerSm)
-    transport_kernel(const __grid_constant__ TransportViewFor<kF> view, DeviceMuons m,
-                     MuonQueue queue, std::uint64_t first_id) {
-  ColumnJob job{m};
-  run_queue(view, queue, first_id, job);
-}
-
-template <unsigned kF>
-__global__ void __launch_bounds__(kTransportBlock, kTransportBlocksPerSm)
-    transport_rows_kernel(const __grid_constant__ TransportViewFor<kF> view, const float* rows,
-                          MuonQueue queue, int ncol, DeviceColumns out, std::uint64_t first_id) {
-  RowJob job{rows, ncol, out, first_id};
-  run_queue(view, queue, first_id, job);
-}
-
 // The step kernels are compiled for three sets of features, and a launch
 // takes the first that covers its geometry's: a step through boxes and
 // planar ARB8s without a field (the iron block, rock, water), one with
@@ -87,6 +71,33 @@ __global__ void __launch_bounds__(kTransportBlock, kTransportBlocksPerSm)
 // smaller set compiles out the paths its geometries cannot take.
 constexpr unsigned kStraightSteps = shapes::kPlanarArb8;
 constexpr unsigned kMagnetSteps = shapes::kPlanarArb8 | step_features::kVolumeFields;
+
+// Blocks per SM each kernel's registers must allow (at most 65536 / (128 x
+// blocks) registers a thread). One H200, 4e6 muons, alternating: the
+// straight step takes 72 registers uncapped (7 blocks), 63 at 8 (iron block
+// 0.0138 -> 0.0136 s); the magnet step 91 at 5 blocks, 80 at 6, 72 at 7 with
+// a few spills (SHiP-like 0.1547, 0.1451-0.1457, 0.1403-0.1405 s). The
+// general step keeps kTransportBlocksPerSm (MuonQueue.cuh).
+template <unsigned kF>
+constexpr int kBlocksPerSm = kF == kStraightSteps ? 8
+                             : kF == kMagnetSteps ? 7
+                                                  : kTransportBlocksPerSm;
+
+template <unsigned kF>
+__global__ void __launch_bounds__(kTransportBlock, kBlocksPerSm<kF>)
+    transport_kernel(const __grid_constant__ TransportViewFor<kF> view, DeviceMuons m,
+                     MuonQueue queue, std::uint64_t first_id) {
+  ColumnJob job{m};
+  run_queue(view, queue, first_id, job);
+}
+
+template <unsigned kF>
+__global__ void __launch_bounds__(kTransportBlock, kBlocksPerSm<kF>)
+    transport_rows_kernel(const __grid_constant__ TransportViewFor<kF> view, const float* rows,
+                          MuonQueue queue, int ncol, DeviceColumns out, std::uint64_t first_id) {
+  RowJob job{rows, ncol, out, first_id};
+  run_queue(view, queue, first_id, job);
+}
 
 template <class Fn>
 void with_step_features(unsigned features, Fn&& fn) {
