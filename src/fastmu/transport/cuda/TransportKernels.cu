@@ -75,13 +75,13 @@ constexpr unsigned kMagnetSteps = shapes::kPlanarArb8 | step_features::kVolumeFi
 // Blocks per SM each kernel's registers must allow (at most 65536 / (128 x
 // blocks) registers a thread). One H200, 4e6 muons, alternating: the
 // straight step takes 72 registers uncapped (7 blocks), 63 at 8 (iron block
-// 0.0138 -> 0.0136 s); the magnet step 91 at 5 blocks, 80 at 6, 72 at 7 and
-// 64 at 8, with 80 bytes of spills (SHiP-like 0.1547, 0.1451-0.1457,
-// 0.1400-0.1405, 0.1371-0.1375 s). The general step keeps
-// kTransportBlocksPerSm (MuonQueue.cuh).
+// 0.0138 -> 0.0136 s); the magnet step 91 at 5 blocks, 80 at 6, 72 at 7, 64
+// at 8, 48 at 10 (144 bytes of spills) and 40 at 12 (SHiP-like 0.1547,
+// 0.1451-0.1457, 0.1400-0.1405, 0.1371-0.1378, 0.1326-0.1338, 0.1372-0.1375
+// s). The general step keeps kTransportBlocksPerSm (MuonQueue.cuh).
 template <unsigned kF>
 constexpr int kBlocksPerSm = kF == kStraightSteps ? 8
-                             : kF == kMagnetSteps ? 8
+                             : kF == kMagnetSteps ? 10
                                                   : kTransportBlocksPerSm;
 
 template <unsigned kF>
