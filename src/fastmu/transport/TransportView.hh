@@ -26,7 +26,8 @@ inline constexpr unsigned kFieldMap = 16u;     // a field map
 inline constexpr unsigned kAll = shapes::kAll | kVolumeFields | kFieldMap;
 }  // namespace step_features
 
-struct TransportView {
+// The view's data: plain pointers and sizes (host or device).
+struct TransportViewData {
   GeometryView geometry;
   FieldMapView field;                         // empty when the geometry has no map
   Vec3f field_lo{}, field_hi{};               // region where the map can be non-zero
@@ -37,6 +38,23 @@ struct TransportView {
   std::int32_t n_planes = 0;
   StepOptions options;
   unsigned features = step_features::kAll;  // what the geometry holds (step_features)
+};
+
+// The view of a geometry that holds at most the features kF: its navigation
+// and field lookups are compiled for kF alone, so that a GPU step kernel
+// for boxes without a field (TransportKernels.cu) carries none of the code
+// of fields, ARB8s or terrain, and takes fewer registers. TransportView
+// (every feature) is the view everything else uses; the answers are the
+// same for any kF that covers the geometry.
+template <unsigned kF>
+struct TransportViewFor : TransportViewData {
+  static constexpr unsigned kFeatures = kF;
+
+  TransportViewFor() = default;
+  explicit TransportViewFor(const TransportViewData& d) : TransportViewData(d) {}
+
+  // Whether a geometry holding `features` may take this view.
+  static constexpr bool covers(unsigned features) { return (features & ~kF) == 0u; }
 
   FASTMU_HD bool in_world(Vec3f r) const { return geometry.in_world(r.x, r.y, r.z); }
 
@@ -48,18 +66,15 @@ struct TransportView {
   // in its volume (GeometryView::safety: boxes exact, ARB8s a lower bound,
   // the world region through its grid cell) less a margin: volumes do not
   // overlap, so within it the answer stays the same.
-  // (Each navigation function takes the features it may meet: default all.)
-  template <unsigned kF = step_features::kAll>
   FASTMU_HD Location locate(Vec3f r, float& safety) const {
     const LocateResult l = geometry.locate<kF & shapes::kAll>(r.x, r.y, r.z);
-    safety = this->safety<kF>(r, l.volume);
+    safety = this->safety(r, l.volume);
     const Vec3f field =
         (kF & step_features::kVolumeFields) != 0u ? l.field : Vec3f{0.0f, 0.0f, 0.0f};
     return {l.volume >= 0 ? l.material : geometry.world_material, field, l.volume};
   }
 
   // The safety of r, a point inside `volume` (as located), less the margin.
-  template <unsigned kF = step_features::kAll>
   FASTMU_HD float safety(Vec3f r, std::int32_t volume) const {
     return geometry.safety<kF & shapes::kAll>(r, volume) - kSafetyMargin;
   }
@@ -68,14 +83,12 @@ struct TransportView {
   // `limit` when that is farther (a step looks no farther than its length:
   // in the world's material the grid walk then stops after a cell or two
   // instead of running to the world's edge).
-  template <unsigned kF = step_features::kAll>
   FASTMU_HD float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t volume, float limit) const {
     return geometry.distance_to_boundary<kF & shapes::kAll>(r, u, volume, limit);
   }
 
   // e > 0 when r is outside `volume`: a signed distance-like function of r
   // near its faces; false where there is none (GeometryView::boundary_excess).
-  template <unsigned kF = step_features::kAll>
   FASTMU_HD bool boundary_excess(std::int32_t volume, Vec3f r, float& e) const {
     return geometry.boundary_excess<kF & shapes::kAll>(volume, r, e);
   }
@@ -86,26 +99,23 @@ struct TransportView {
            geometry.boundary_normal(volume, r, normal);
   }
 
-  template <unsigned kF = step_features::kAll>
   FASTMU_HD bool has_field_map() const {
     return (kF & step_features::kFieldMap) != 0u && !field.empty();
   }
 
   // The empty test inline: most geometries have no map, and `at` is an
   // out-of-line call on the host.
-  template <unsigned kF = step_features::kAll>
   FASTMU_HD Vec3f field_map(Vec3f r) const {
-    return !has_field_map<kF>() ? Vec3f{} : field.at(r.x, r.y, r.z);
+    return !has_field_map() ? Vec3f{} : field.at(r.x, r.y, r.z);
   }
 
   // The field at r on a step that started at `loc`: its volume's uniform
   // field plus the map's.
-  template <unsigned kF = step_features::kAll>
   FASTMU_HD Vec3f field_at(const Location& loc, Vec3f r) const {
     if constexpr ((kF & (step_features::kVolumeFields | step_features::kFieldMap)) == 0u) {
       return Vec3f{0.0f, 0.0f, 0.0f};
     } else {
-      return loc.field + field_map<kF>(r);
+      return loc.field + field_map(r);
     }
   }
 
@@ -134,10 +144,9 @@ struct TransportView {
   // Free flight through vacuum without field: up to the next volume or the
   // world's boundary, and not into the field map's region. Inside a vacuum
   // volume (distance 0) or inside the map's region, one table step.
-  template <unsigned kF = step_features::kAll>
   FASTMU_HD float free_flight_distance(Vec3f r, Vec3f u) const {
     float d = geometry.distance_to_next_volume<kF & shapes::kAll>(r, u);
-    if (has_field_map<kF>()) {
+    if (has_field_map()) {
       const bool inside = r.x >= field_lo.x && r.x <= field_hi.x && r.y >= field_lo.y &&
                           r.y <= field_hi.y && r.z >= field_lo.z && r.z <= field_hi.z;
       d = inside ? options.step : fminf(d, box_entry(r, u, field_lo, field_hi, d));
@@ -156,41 +165,8 @@ struct TransportView {
   }
 };
 
-// The transport view of a geometry that holds at most the features kF: the
-// same data and answers, with the navigation and field lookups compiled for
-// kF alone. The environment of the GPU's step kernels (TransportKernels.cu):
-// a step through boxes without a field carries none of the code of fields,
-// ARB8s or terrain, and takes fewer registers.
-template <unsigned kF>
-struct TransportViewFor : TransportView {
-  static constexpr unsigned kFeatures = kF;
-
-  TransportViewFor() = default;
-  explicit TransportViewFor(const TransportView& v) : TransportView(v) {}
-
-  // Whether a geometry holding `features` may take this view.
-  static constexpr bool covers(unsigned features) { return (features & ~kF) == 0u; }
-
-  FASTMU_HD Location locate(Vec3f r, float& safety) const {
-    return TransportView::locate<kF>(r, safety);
-  }
-  FASTMU_HD float safety(Vec3f r, std::int32_t volume) const {
-    return TransportView::safety<kF>(r, volume);
-  }
-  FASTMU_HD float distance_to_boundary(Vec3f r, Vec3f u, std::int32_t volume, float limit) const {
-    return TransportView::distance_to_boundary<kF>(r, u, volume, limit);
-  }
-  FASTMU_HD bool boundary_excess(std::int32_t volume, Vec3f r, float& e) const {
-    return TransportView::boundary_excess<kF>(volume, r, e);
-  }
-  FASTMU_HD bool has_field_map() const { return TransportView::has_field_map<kF>(); }
-  FASTMU_HD Vec3f field_map(Vec3f r) const { return TransportView::field_map<kF>(r); }
-  FASTMU_HD Vec3f field_at(const Location& loc, Vec3f r) const {
-    return TransportView::field_at<kF>(loc, r);
-  }
-  FASTMU_HD float free_flight_distance(Vec3f r, Vec3f u) const {
-    return TransportView::free_flight_distance<kF>(r, u);
-  }
-};
+// Every feature: the view of any geometry (the CPU lanes, the gradient
+// pass, the general GPU kernel).
+using TransportView = TransportViewFor<step_features::kAll>;
 
 }  // namespace fastmu

@@ -53,8 +53,8 @@ inline constexpr int kTransportBlocksPerSm = 5;
 // (job.step(view, track, id)) until it is no longer alive, stores it
 // (job.store(i, track)) and takes the next. The muon's id is first_id + i.
 // A job is a per-thread functor holding the kernel's columns and whatever
-// else a muon carries along (its tangents, its code). `view` is the
-// TransportView, or a TransportViewFor of the geometry's features.
+// else a muon carries along (its tangents, its code). `view` is a
+// TransportViewFor of the geometry's features (TransportView: all).
 template <class Env, class Job>
 __device__ __forceinline__ void run_queue(const Env& view, const MuonQueue& queue,
                                           std::uint64_t first_id, Job& job) {

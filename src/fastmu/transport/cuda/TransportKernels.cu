@@ -13,7 +13,7 @@ namespace {
 struct ColumnJob {
   DeviceMuons m;
 
-  __device__ __forceinline__ MuonTrack load(const TransportView& view, std::size_t i,
+  __device__ __forceinline__ MuonTrack load(const TransportViewData& view, std::size_t i,
                                             std::uint64_t id) const {
     return make_track(Vec3f{m.x[i], m.y[i], m.z[i]}, Vec3f{m.px[i], m.py[i], m.pz[i]}, m.pdg[i],
                       view.options, id);
@@ -41,7 +41,7 @@ struct RowJob {
   std::uint64_t first_id;
   std::int32_t pdg = 0;
 
-  __device__ __forceinline__ MuonTrack load(const TransportView& view, std::size_t i,
+  __device__ __forceinline__ MuonTrack load(const TransportViewData& view, std::size_t i,
                                             std::uint64_t id) {
     const float* row = rows + i * static_cast<std::size_t>(ncol);
     pdg = static_cast<std::int32_t>(lrintf(row[6]));
