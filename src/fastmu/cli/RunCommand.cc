@@ -9,6 +9,7 @@
 #include <future>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -50,6 +51,7 @@
 #include "fastmu/transport/examples/Underground.hh"
 #include "fastmu/transport/stream/MuonIO.hh"
 #include "fastmu/transport/stream/MuonStream.hh"
+#include "fastmu/transport/stream/TopMomentumMemo.hh"
 
 namespace fastmu::cli {
 namespace {
@@ -86,17 +88,26 @@ struct RunArgs {
 // highest |p| of the input file, read once before the tables are looked up,
 // so that a file of 20 GeV/c muons builds tables to 20 GeV/c, not 100 TeV/c
 // (a bad row, or one above what any table reaches, is named here as the run
-// would name it, before a table is built).
+// would name it, before a table is built). A large file's top is remembered
+// (TopMomentumMemo.hh): the next run on the same, unchanged file skips the pass.
 double tables_top(const RunArgs& a) {
   if (a.p_max == "auto") {
     MuonRowLimits limits;
     const bool refuse = momentum_policy(a.above_tables) == MomentumPolicy::refuse;
     if (refuse) limits.p_max = static_cast<float>(kCacheTopMomentum);  // as the transport's
-    MuonReader reader(a.muons, a.threads, limits);
-    MuonBatch chunk;
+    const std::filesystem::path memos = TableCache::default_dir() / "inputs";
+    const std::string key = top_momentum_key(a.muons, limits.p_max);
     double top = 0;
-    while (reader.read(std::size_t{1} << 20, chunk))
-      top = std::max(top, highest_momentum(chunk, a.threads));
+    if (const std::optional<double> known = recall_top_momentum(memos, key)) {
+      top = *known;
+      trace("run: the input's top momentum remembered");
+    } else {
+      MuonReader reader(a.muons, a.threads, limits);
+      MuonBatch chunk;
+      while (reader.read(std::size_t{1} << 20, chunk))
+        top = std::max(top, highest_momentum(chunk, a.threads));
+      remember_top_momentum(memos, key, top);
+    }
     return top > 0 ? std::min(top, kCacheTopMomentum) : 1.0;
   }
   char* end = nullptr;
