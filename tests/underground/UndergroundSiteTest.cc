@@ -271,6 +271,30 @@ TEST(UndergroundSite, FlatLaboratoriesAgreeWithTheirMeasuredFlux) {
   EXPECT_GE(checked, 3);
 }
 
+// Vertical intensities measured at depths their authors converted to
+// standard rock (data/depth_intensity_measured.csv, medium "standard rock":
+// Barton & Stockel 0.07-2.2 km.w.e., Kolar Gold Fields 7.6 km.w.e.), against
+// fastmu's in standard rock: within the 20 % plus three statistical
+// deviations plus the measurement's error.
+TEST(UndergroundSite, StandardRockDepthIntensityAgreesWithTheMeasurements) {
+  const SlantDepthTable& t = site_table("StandardRock");
+  int checked = 0;
+  for (const auto& row : data_rows("depth_intensity_measured.csv")) {
+    if (row.at("medium") != "standard rock") continue;
+    const double depth = std::stod(row.at("depth_mwe"));
+    const double measured = std::stod(row.at("intensity"));
+    const double error = std::stod(row.at("intensity_err"));
+    double v = 0, e = 0;
+    vertical_intensity(t, depth, v, e);
+    const double ratio = v / measured, tolerance = 0.2 + 3 * e / v + error / measured;
+    std::printf("%s %.0f m.w.e.: fastmu %.3e +- %.1e, measured %.3e +- %.1e, ratio %.2f (tolerance %.2f)\n",
+                row.at("experiment").c_str(), depth, v, e, measured, error, ratio, tolerance);
+    EXPECT_LT(std::abs(ratio - 1), tolerance) << row.at("experiment") << " " << depth;
+    ++checked;
+  }
+  EXPECT_GE(checked, 5);
+}
+
 // Norite's larger Z^2/A (radiative loss ~8 % above standard rock's) shortens
 // the TeV muons' range: at SNOLAB's depth the flux is ~20 % lower than under
 // standard rock (0.78 with 2e5-muon tables and default transport tables; 0.82
