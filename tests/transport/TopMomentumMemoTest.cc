@@ -73,7 +73,8 @@ TEST(TopMomentumMemo, SmallOrMissingFilesAndDamagedMemosAreMisses) {
     std::ofstream(memo, std::ios::binary | std::ios::trunc) << key << tail;
     EXPECT_FALSE(recall_top_momentum(f.memos, key).has_value()) << tail;
   }
-  std::ofstream(memo, std::ios::binary | std::ios::trunc) << key << "top=10\n" << std::string(100, ' ');
+  std::ofstream(memo, std::ios::binary | std::ios::trunc) << key << "top=10\n"
+                                                          << std::string(100, ' ');
   EXPECT_FALSE(recall_top_momentum(f.memos, key).has_value());  // longer than a memo
   std::ofstream(memo, std::ios::binary | std::ios::trunc) << "top=10\n";
   EXPECT_FALSE(recall_top_momentum(f.memos, key).has_value());

@@ -287,8 +287,9 @@ TEST(UndergroundSite, StandardRockDepthIntensityAgreesWithTheMeasurements) {
     double v = 0, e = 0;
     vertical_intensity(t, depth, v, e);
     const double ratio = v / measured, tolerance = 0.2 + 3 * e / v + error / measured;
-    std::printf("%s %.0f m.w.e.: fastmu %.3e +- %.1e, measured %.3e +- %.1e, ratio %.2f (tolerance %.2f)\n",
-                row.at("experiment").c_str(), depth, v, e, measured, error, ratio, tolerance);
+    std::printf(
+        "%s %.0f m.w.e.: fastmu %.3e +- %.1e, measured %.3e +- %.1e, ratio %.2f (tolerance %.2f)\n",
+        row.at("experiment").c_str(), depth, v, e, measured, error, ratio, tolerance);
     EXPECT_LT(std::abs(ratio - 1), tolerance) << row.at("experiment") << " " << depth;
     ++checked;
   }

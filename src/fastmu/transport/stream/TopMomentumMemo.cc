@@ -31,14 +31,13 @@ std::string top_momentum_key(const std::filesystem::path& muons, double p_limit)
   struct stat st {};
   if (ec || ::stat(canonical.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
   if (static_cast<std::uintmax_t>(st.st_size) < kTopMemoMinBytes) return {};
-  return fmt::format("{}path={}\ndevice={}\ninode={}\nsize={}\nmtime={}.{:09}\nctime={}.{:09}\n"
-                     "limit={:.17g}\n",
-                     kMemoHeader, canonical.string(), static_cast<unsigned long long>(st.st_dev),
-                     static_cast<unsigned long long>(st.st_ino),
-                     static_cast<long long>(st.st_size), static_cast<long long>(st.st_mtim.tv_sec),
-                     static_cast<long>(st.st_mtim.tv_nsec),
-                     static_cast<long long>(st.st_ctim.tv_sec),
-                     static_cast<long>(st.st_ctim.tv_nsec), p_limit);
+  return fmt::format(
+      "{}path={}\ndevice={}\ninode={}\nsize={}\nmtime={}.{:09}\nctime={}.{:09}\n"
+      "limit={:.17g}\n",
+      kMemoHeader, canonical.string(), static_cast<unsigned long long>(st.st_dev),
+      static_cast<unsigned long long>(st.st_ino), static_cast<long long>(st.st_size),
+      static_cast<long long>(st.st_mtim.tv_sec), static_cast<long>(st.st_mtim.tv_nsec),
+      static_cast<long long>(st.st_ctim.tv_sec), static_cast<long>(st.st_ctim.tv_nsec), p_limit);
 }
 
 std::optional<double> recall_top_momentum(const std::filesystem::path& dir,
@@ -55,8 +54,9 @@ std::optional<double> recall_top_momentum(const std::filesystem::path& dir,
   if (memo.size() <= key.size() || memo.compare(0, key.size(), key) != 0) return std::nullopt;
   const std::string rest = memo.substr(key.size());
   if (rest.rfind(kTopField, 0) != 0 || rest.back() != '\n') return std::nullopt;
-  const std::string value = rest.substr(std::char_traits<char>::length(kTopField),
-                                        rest.size() - 1 - std::char_traits<char>::length(kTopField));
+  const std::string value =
+      rest.substr(std::char_traits<char>::length(kTopField),
+                  rest.size() - 1 - std::char_traits<char>::length(kTopField));
   char* end = nullptr;
   const double top = std::strtod(value.c_str(), &end);
   if (value.empty() || *end != '\0' || !(top >= 0.0 && top < 1e300)) return std::nullopt;

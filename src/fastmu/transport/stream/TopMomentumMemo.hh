@@ -27,8 +27,7 @@ inline constexpr std::uintmax_t kTopMemoMinBytes = std::uintmax_t{64} << 20;
 std::string top_momentum_key(const std::filesystem::path& muons, double p_limit);
 
 // The remembered top for `key` in the memo folder `dir`, if any.
-std::optional<double> recall_top_momentum(const std::filesystem::path& dir,
-                                          const std::string& key);
+std::optional<double> recall_top_momentum(const std::filesystem::path& dir, const std::string& key);
 
 // Remembers `top` for `key` (atomically; a failure is ignored).
 void remember_top_momentum(const std::filesystem::path& dir, const std::string& key, double top);
