@@ -274,7 +274,7 @@ TEST(UndergroundSite, FlatLaboratoriesAgreeWithTheirMeasuredFlux) {
 // Vertical intensities measured at depths their authors converted to
 // standard rock (data/depth_intensity_measured.csv, medium "standard rock":
 // Barton & Stockel 0.07-2.2 km.w.e., Kolar Gold Fields 7.6 km.w.e.), against
-// fastmu's in standard rock: within the 20 % plus three statistical
+// fastmu's in standard rock: within the 20 % goal plus three statistical
 // deviations plus the measurement's error.
 TEST(UndergroundSite, StandardRockDepthIntensityAgreesWithTheMeasurements) {
   const SlantDepthTable& t = site_table("StandardRock");

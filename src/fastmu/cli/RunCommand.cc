@@ -90,12 +90,12 @@ struct RunArgs {
 // (a bad row, or one above what any table reaches, is named here as the run
 // would name it, before a table is built). A large file's top is remembered
 // (TopMomentumMemo.hh): the next run on the same, unchanged file skips the pass.
-double tables_top(const RunArgs& a) {
+double tables_top(const RunArgs& a, const TableCache& cache) {
   if (a.p_max == "auto") {
     MuonRowLimits limits;
     const bool refuse = momentum_policy(a.above_tables) == MomentumPolicy::refuse;
     if (refuse) limits.p_max = static_cast<float>(kCacheTopMomentum);  // as the transport's
-    const std::filesystem::path memos = TableCache::default_dir() / "inputs";
+    const std::filesystem::path memos = cache.dir() / "inputs";
     const std::string key = top_momentum_key(a.muons, limits.p_max);
     double top = 0;
     if (const std::optional<double> known = recall_top_momentum(memos, key)) {
@@ -437,7 +437,7 @@ void run_files(const RunArgs& a) {
   mpi::collective([&] {
     geometry = std::make_shared<const GeometryParams>(load_geometry_file(a.geometry, materials));
     given = load_tables(a.tables);
-    cache.build_options().p_top = tables_top(a);
+    cache.build_options().p_top = tables_top(a, cache);
   });
   times.geometry = seconds_since(t_run);
   { io::AtomicOutput probe(a.out); }  // nor one of the files the geometry names

@@ -1,15 +1,17 @@
 #include "fastmu/transport/stream/TopMomentumMemo.hh"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
+#include <string_view>
 #include <system_error>
 
 #include <fmt/format.h>
 
+#include "fastmu/core/Error.hh"
 #include "fastmu/core/Version.hh"
+#include "fastmu/io/AtomicOutput.hh"
 #include "fastmu/tables/Sha256.hh"
 
 namespace fastmu {
@@ -51,12 +53,12 @@ std::optional<double> recall_top_momentum(const std::filesystem::path& dir,
   memo.resize(static_cast<std::size_t>(in.gcount()));
   if (in.peek() != std::char_traits<char>::eof()) return std::nullopt;
   // The whole key, then one line "top=VALUE".
-  if (memo.size() <= key.size() || memo.compare(0, key.size(), key) != 0) return std::nullopt;
-  const std::string rest = memo.substr(key.size());
-  if (rest.rfind(kTopField, 0) != 0 || rest.back() != '\n') return std::nullopt;
-  const std::string value =
-      rest.substr(std::char_traits<char>::length(kTopField),
-                  rest.size() - 1 - std::char_traits<char>::length(kTopField));
+  const std::string_view text(memo), field(kTopField);
+  if (text.substr(0, key.size()) != key) return std::nullopt;
+  const std::string_view line = text.substr(key.size());
+  if (line.substr(0, field.size()) != field || line.size() <= field.size() || line.back() != '\n')
+    return std::nullopt;
+  const std::string value(line.substr(field.size(), line.size() - field.size() - 1));
   char* end = nullptr;
   const double top = std::strtod(value.c_str(), &end);
   if (value.empty() || *end != '\0' || !(top >= 0.0 && top < 1e300)) return std::nullopt;
@@ -68,20 +70,15 @@ void remember_top_momentum(const std::filesystem::path& dir, const std::string& 
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return;
-  const std::filesystem::path path = memo_path(dir, key);
-  std::filesystem::path temp = path;
-  temp += fmt::format(".tmp{}", static_cast<long>(::getpid()));
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << key << kTopField << fmt::format("{:.17g}", top) << '\n';
-    out.close();
-    if (!out) {
-      std::filesystem::remove(temp, ec);
-      return;
-    }
+  try {
+    io::AtomicOutput(memo_path(dir, key)).write([&](const std::filesystem::path& temp) {
+      std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+      out << key << kTopField << fmt::format("{:.17g}", top) << '\n';
+      io::close_checked(out, temp);
+    });
+  } catch (const Error&) {
+    // not remembered: the next run reads the file again
   }
-  std::filesystem::rename(temp, path, ec);
-  if (ec) std::filesystem::remove(temp, ec);
 }
 
 }  // namespace fastmu
