@@ -135,7 +135,7 @@ FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* co
                                             const float* pm, const float* pm_bend,
                                             const std::int32_t* ix, const std::int32_t* iy,
                                             const LaneAxes& axes, const LaneWords& rn,
-                                            const float* hl, bool decay) {
+                                            const float* hl, const float* end_safety, bool decay) {
   FASTMU_SIMD_LOOP
   for (int l = 0; l < kLanes; ++l) {
     const float h = hl[l];
@@ -160,7 +160,8 @@ FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* co
         cell_value(a, ix[l], iy[l], unit_from_16(r_jitter >> 16), unit_from_16(r_jitter & 0xffffu));
     const Vec3f p_new = kicked_momentum(loss, pm[l], end.u, rn.w[2][l]);
     const Vec3f shift = mid_step_kick_shift(h, end.u, p_new);  // as finish_step
-    const float moved = h + sqrtf(dot(shift, shift));
+    const float shifted = sqrtf(dot(shift, shift));
+    const float moved = h + shifted;
     const bool keep = common[l] != 0;
     s.x[l] = keep ? end.r.x + shift.x : s.x[l];
     s.y[l] = keep ? end.r.y + shift.y : s.y[l];
@@ -168,7 +169,8 @@ FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* co
     s.px[l] = keep ? p_new.x : s.px[l];
     s.py[l] = keep ? p_new.y : s.py[l];
     s.pz[l] = keep ? p_new.z : s.pz[l];
-    s.safety[l] = keep ? s.safety[l] - moved : s.safety[l];
+    // As finish_step: the path stayed inside, its end keeps the tested depth.
+    s.safety[l] = keep ? fmaxf(s.safety[l] - h, end_safety[l]) - shifted : s.safety[l];
     s.plane_gap[l] = keep ? s.plane_gap[l] - moved : s.plane_gap[l];
     s.steps[l] = keep ? s.steps[l] + 1 : s.steps[l];
     const bool spend = keep && decay;  // as finish_step (no decay: the budget is never read)
@@ -196,6 +198,7 @@ struct CommonSteps {
   alignas(32) std::int32_t common[kLanes];   // the lane takes the common step
   alignas(32) float h[kLanes];               // its length (the table step)
   alignas(32) float pm_bend[kLanes];         // |p| its move bends with (bending_momentum)
+  alignas(32) float end_safety[kLanes];      // a safety where it ends (BoundaryCut)
   std::int32_t bin[kLanes];                  // momentum bin
   const MaterialTableView* table[kLanes];    // of the muon's momentum (long steps)
 };
@@ -212,6 +215,7 @@ FASTMU_FORCEINLINE void find_common_candidates(const Env& env, const LaneState& 
     c.pm[l] = sqrtf(dot(p, p));
     c.lp[l] = log_fast(c.pm[l]);
     c.pm_bend[l] = c.pm[l];
+    c.end_safety[l] = 0.0f;
     c.common[l] = (s.status[l] == kAlive) &
                   (stop_status(env, Vec3f{s.x[l], s.y[l], s.z[l]}, c.pm[l], s.steps[l]) == kAlive) &
                   (s.tiny_steps[l] < kMaxTinySteps) & !field_map;
@@ -263,12 +267,11 @@ FASTMU_FORCEINLINE bool plan_common_step(const Env& env, LaneState& s, int l, co
   const Vec3f r{s.x[l], s.y[l], s.z[l]};
   const Vec3f u = (1.0f / pm) * Vec3f{s.px[l], s.py[l], s.pz[l]};
   const Vec3f b0{s.bx[l], s.by[l], s.bz[l]};
-  if (cut_at_boundary<true>(env, r, u, pm, b0, s.in_field[l] != 0, s.volume[l], m->step, located,
-                            s.safety[l])
-          .crossing) {
-    return false;
-  }
+  const BoundaryCut cut = cut_at_boundary<true>(env, r, u, pm, b0, s.in_field[l] != 0, s.volume[l],
+                                                m->step, located, s.safety[l]);
+  if (cut.crossing) return false;
   c.h[l] = m->step;
+  c.end_safety[l] = cut.inside ? cut.end_safety : 0.0f;
   __builtin_prefetch(alias_cell_address(m->t, c.bin[l], rn.w[0][l]));
   return true;
 }
@@ -357,9 +360,11 @@ FASTMU_FORCEINLINE void transport_lanes(const Env& env, const MuonBatch& in, Tra
     // D: move and interaction.
     const bool decay = env.options.decay;
     if (any_field) {
-      finish_common_steps<true>(s, c.common, c.pm, c.pm_bend, ix, iy, axes, rn, h, decay);
+      finish_common_steps<true>(s, c.common, c.pm, c.pm_bend, ix, iy, axes, rn, h, c.end_safety,
+                                decay);
     } else {
-      finish_common_steps<false>(s, c.common, c.pm, c.pm_bend, ix, iy, axes, rn, h, decay);
+      finish_common_steps<false>(s, c.common, c.pm, c.pm_bend, ix, iy, axes, rn, h, c.end_safety,
+                                 decay);
     }
 
     // Finished muons out, the next ones in (only the per-lane steps finish
