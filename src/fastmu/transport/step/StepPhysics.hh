@@ -352,21 +352,22 @@ FASTMU_HD FASTMU_FORCEINLINE RayState move_along(RayState start, bool in_field, 
 inline constexpr float kConvexTestMargin = 1e-4f;  // m
 
 // Whether the path of a step of length h from r along u certainly stays
-// inside `volume`, given that it stays within `bend` of the straight segment
-// and that r is at least `depth` deep (a safety). For a convex volume with a
-// signed excess (box, planar ARB8: the exact depth inside) the depth along a
-// segment is least at its ends, so a start and a straight end at least
-// `bend` deep (the end past kConvexTestMargin) keep the path inside: no
-// boundary test along u and no end check are needed. False when unknown
-// (other volumes, the world region). When true, `end_depth` is a safety of
-// the path's end: the straight end's depth less the bend and the margin.
+// inside `volume`, given that r lies in it (its location holds: located this
+// step, or within the safety) and that the path leaves the tangent r + s u
+// by at most 0.5 kappa |B| s^2 <= `bend` (s / h)^2. For a convex volume with
+// a signed excess (box, planar ARB8: the exact depth inside, a concave
+// function) the tangent's depth at s is at least (s / h) times the straight
+// end's, so a straight end at least `bend` deep (past kConvexTestMargin)
+// keeps the whole path inside: no boundary test along u and no end check
+// are needed. False when unknown (other volumes, the world region). When
+// true, `end_depth` is a safety of the path's end: the straight end's depth
+// less the bend and the margin.
 template <class Env>
 FASTMU_HD FASTMU_FORCEINLINE bool path_stays_inside(const Env& env, std::int32_t volume, Vec3f r,
-                                                    Vec3f u, float h, float bend, float depth,
+                                                    Vec3f u, float h, float bend,
                                                     float& end_depth) {
   float excess = 0.0f;
-  if (!(depth >= bend && env.boundary_excess(volume, r + h * u, excess) &&
-        excess <= -(bend + kConvexTestMargin))) {
+  if (!(env.boundary_excess(volume, r + h * u, excess) && excess <= -(bend + kConvexTestMargin))) {
     return false;
   }
   end_depth = fmaxf(-(excess + bend + kConvexTestMargin), 0.0f);
@@ -474,7 +475,7 @@ FASTMU_HD FASTMU_FORCEINLINE BoundaryCut cut_at_boundary(const Env& env, Vec3f r
   const float bend = in_field ? (0.5f * kBendAllowance) * fabsf(curvature_per_tesla(1.0f, pm)) *
                                     sqrtf(dot(b0, b0)) * d * d
                               : 0.0f;
-  c.inside = path_stays_inside(env, volume, r, u, d, bend, safety, c.end_safety);
+  c.inside = path_stays_inside(env, volume, r, u, d, bend, c.end_safety);
   if (kWholeOnly && !c.inside && bend > kBoundaryTolerance) {
     c.crossing = true;
     return c;
