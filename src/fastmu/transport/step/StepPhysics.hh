@@ -676,7 +676,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   m.safety = (crossing || s.escape) && hit < 0 ? 0.0f : m.safety - h;
   // A path that certainly stayed inside its convex volume ends at a depth
   // the plan tested: the next step needs no lookup (SHiP-like shield: one
-  // step in eight looks its volume up instead of one in two).
+  // step in eleven looks its volume up instead of one in two).
   if (inside) m.safety = fmaxf(m.safety, s.end_safety);
   m.tiny_steps = crossing && !(h > 2.0f * boundary_push(start.r)) ? m.tiny_steps + 1 : 0;
   if (s.table != nullptr) {
