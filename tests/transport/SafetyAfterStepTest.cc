@@ -30,26 +30,34 @@ struct CountingView : TransportView {
   }
 };
 
-// An iron box in a 1.7 T field (a magnet's core), 5 m long.
-TransportParams magnet_params(const StepOptions& opt) {
+// An iron box in a 1.7 T field (a magnet's core), 5 m long, in vacuum.
+TransportParams magnet_params() {
   const nlohmann::json geometry = nlohmann::json::parse(R"({
     "world": {"min": [-1, -1, -1], "max": [1, 1, 6], "material": "vacuum"},
     "volumes": [
       {"name": "core", "shape": "box", "min": [-0.5, -0.5, 0], "max": [0.5, 0.5, 5],
        "material": "G4_Fe", "field": [0, 1.7, 0]}]})");
   MaterialLibrary materials;
+  StepOptions opt;
+  opt.seed = 3;
   return make_transport_params(geometry, "magnet", materials, {}, &test::test_table_cache(), opt);
 }
 
-TEST(SafetyAfterStep, PathAlongAFaceKeepsItsDepth) {
-  StepOptions opt;
-  opt.seed = 3;
-  const TransportParams params = magnet_params(opt);
-  const HostTransportView host(params);
-  const CountingView env(host.view);
+class SafetyAfterStep : public ::testing::Test {
+ protected:
+  SafetyAfterStep() : params_(magnet_params()), host_(params_), env(host_.view) {}
+  // A mu+ at r with momentum p (GeV/c), not yet located.
+  MuonTrack muon(Vec3f r, Vec3f p) const { return make_track(r, p, -13, env.options, 0); }
+
+  TransportParams params_;
+  HostTransportView host_;  // views params_' arrays
+  const CountingView env;   // counts what the step asks of host_'s view
+};
+
+TEST_F(SafetyAfterStep, PathAlongAFaceKeepsItsDepth) {
   // mu+ of 50 GeV/c along +z, 4 cm inside the face x = 0.5 (its field bends
   // it towards -x, away from the face): steps of 16 cm, four times the depth.
-  MuonTrack m = make_track({0.46f, 0.0f, 0.2f}, {0.0f, 0.0f, 50.0f}, -13, env.options, 0);
+  MuonTrack m = muon({0.46f, 0.0f, 0.2f}, {0.0f, 0.0f, 50.0f});
   transport_step(env, m, 0);  // locates the muon
   ASSERT_EQ(env.lookups, 1);
   const float first = m.r.z - 0.2f;
@@ -69,15 +77,10 @@ TEST(SafetyAfterStep, PathAlongAFaceKeepsItsDepth) {
 // Just past the entry face, shallower than the path's bend: the path leaves
 // its tangent quadratically while the depth along the tangent grows
 // linearly, so a straight end deep inside keeps the whole path in.
-TEST(SafetyAfterStep, StepJustPastTheEntryNeedsNoBoundaryTest) {
-  StepOptions opt;
-  opt.seed = 3;
-  const TransportParams params = magnet_params(opt);
-  const HostTransportView host(params);
-  const CountingView env(host.view);
+TEST_F(SafetyAfterStep, StepJustPastTheEntryNeedsNoBoundaryTest) {
   // 20 um inside the face z = 0 at 2 GeV/c: a 2 cm table step bending by
   // ~54 um, more than the start's depth.
-  MuonTrack m = make_track({0.0f, 0.0f, 2e-5f}, {0.0f, 0.0f, 2.0f}, -13, env.options, 0);
+  MuonTrack m = muon({0.0f, 0.0f, 2e-5f}, {0.0f, 0.0f, 2.0f});
   transport_step(env, m, 0);
   EXPECT_EQ(env.lookups, 1);
   EXPECT_EQ(env.boundary_tests, 0);
@@ -85,14 +88,9 @@ TEST(SafetyAfterStep, StepJustPastTheEntryNeedsNoBoundaryTest) {
   EXPECT_GT(m.safety, 0.0f);
 }
 
-TEST(SafetyAfterStep, StepCutAtTheFaceLeavesNone) {
-  StepOptions opt;
-  opt.seed = 3;
-  const TransportParams params = magnet_params(opt);
-  const HostTransportView host(params);
-  const CountingView env(host.view);
+TEST_F(SafetyAfterStep, StepCutAtTheFaceLeavesNone) {
   // Straight at the face z = 5 from 5 cm before it: the step ends beyond it.
-  MuonTrack m = make_track({0.0f, 0.0f, 4.95f}, {0.0f, 0.0f, 50.0f}, -13, env.options, 0);
+  MuonTrack m = muon({0.0f, 0.0f, 4.95f}, {0.0f, 0.0f, 50.0f});
   transport_step(env, m, 0);
   EXPECT_GT(m.r.z, 5.0f);
   EXPECT_EQ(m.safety, 0.0f);  // the next step locates the muon again
