@@ -271,7 +271,7 @@ FASTMU_FORCEINLINE bool plan_common_step(const Env& env, LaneState& s, int l, co
                                                 m->step, located, s.safety[l]);
   if (cut.crossing) return false;
   c.h[l] = m->step;
-  c.end_safety[l] = cut.inside ? cut.end_safety : 0.0f;
+  c.end_safety[l] = cut.end_safety;  // 0 unless the path stays inside
   __builtin_prefetch(alias_cell_address(m->t, c.bin[l], rn.w[0][l]));
   return true;
 }
