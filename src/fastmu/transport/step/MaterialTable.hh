@@ -24,7 +24,8 @@ namespace fastmu {
 // middle (bending_momentum, StepPhysics.hh) 32 d passes `fastmu validate`,
 // but the CPU lanes' common step and the per-muon step then part for ~2 % of
 // the SHiP-like muons (rounding of the counted-down safety against longer
-// steps), so 8 d stays. Without a field a step's table is exact at any
+// steps), 1.4 % more of them end in the window (4e6 muons, BENCHMARKS.md),
+// and the GPU kernel is no faster: 8 d stays. Without a field a step's table is exact at any
 // length.
 inline constexpr int kFieldLongSteps = 3;
 
