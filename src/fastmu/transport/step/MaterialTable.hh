@@ -25,8 +25,8 @@ namespace fastmu {
 // but the CPU lanes' common step and the per-muon step then part for ~2 % of
 // the SHiP-like muons (rounding of the counted-down safety against longer
 // steps), 1.4 % more of them end in the window (4e6 muons, BENCHMARKS.md),
-// and the GPU kernel is no faster: 8 d stays. Without a field a step's table is exact at any
-// length.
+// and the GPU kernel is no faster: 8 d stays. Without a field a step's table
+// is exact at any length.
 inline constexpr int kFieldLongSteps = 3;
 
 struct MaterialTableView {
