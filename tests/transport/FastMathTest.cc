@@ -22,6 +22,30 @@ TEST(FastMath, SinCosTwoPiWithin1e7) {
   EXPECT_LT(worst, 1.5e-7);
 }
 
+// Any angle (here to 10 rad, the reduction exact): absolute error within a
+// few ulps, relative for small angles (the helix's half turns, often 1e-4
+// rad or less).
+TEST(FastMath, SinCosOfAnyAngle) {
+  double worst_abs = 0, worst_rel = 0;
+  for (int i = -200000; i <= 200000; ++i) {
+    const float a = 5e-5f * static_cast<float>(i) * std::fabs(static_cast<float>(i)) / 200000.0f;
+    float s, c;
+    sincos_fast(a, s, c);
+    const double ad = static_cast<double>(a);
+    worst_abs = std::fmax(worst_abs, std::fabs(s - std::sin(ad)));
+    worst_abs = std::fmax(worst_abs, std::fabs(c - std::cos(ad)));
+    if (std::fabs(ad) < 0.7 && ad != 0) {
+      worst_rel = std::fmax(worst_rel, std::fabs(s / std::sin(ad) - 1));
+    }
+  }
+  EXPECT_LT(worst_abs, 2.5e-7);
+  EXPECT_LT(worst_rel, 2e-7);
+  float s, c;
+  sincos_fast(-3.0e-9f, s, c);
+  EXPECT_FLOAT_EQ(s, -3.0e-9f);
+  EXPECT_EQ(c, 1.0f);
+}
+
 TEST(FastMath, ExpRelativeErrorWithin2e7) {
   double worst = 0;
   for (int i = 0; i <= 200000; ++i) {

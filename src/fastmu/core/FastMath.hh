@@ -4,6 +4,7 @@
 // accurate to a few float ulps over the ranges the step uses.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -11,14 +12,10 @@
 
 namespace fastmu {
 
-// sin(2 pi u) and cos(2 pi u) for u in [0, 1]. The nearest quarter turn
-// k = round(4u) is split off exactly (4u - k is exact in float), leaving an
-// angle a in [-pi/4, pi/4] where the Taylor series to a^9 (sin) and a^8 (cos)
-// are accurate to < 3e-8 (first omitted terms a^11/11!, a^10/10!).
-FASTMU_HD FASTMU_FORCEINLINE void sincos_two_pi(float u, float& s, float& c) {
-  const float t = 4.0f * u;
-  const std::int32_t k = static_cast<std::int32_t>(t + 0.5f);  // t >= 0: truncation = floor
-  const float a = (t - static_cast<float>(k)) * 1.57079632679489662f;
+// sin and cos of a + k pi / 2 for |a| <= pi / 4 (k any quadrant count): the
+// Taylor series to a^9 (sin) and a^8 (cos), accurate to < 3e-8 there (first
+// omitted terms a^11/11!, a^10/10!), then the quarter turns k mod 4.
+FASTMU_HD FASTMU_FORCEINLINE void sincos_quadrant(float a, std::int32_t k, float& s, float& c) {
   const float a2 = a * a;
   const float sa =
       a *
@@ -30,6 +27,28 @@ FASTMU_HD FASTMU_FORCEINLINE void sincos_two_pi(float u, float& s, float& c) {
   s = odd ? ca : sa;
   c = odd ? -sa : ca;
   if (neg) s = -s, c = -c;
+}
+
+// sin(2 pi u) and cos(2 pi u) for u in [0, 1]. The nearest quarter turn
+// k = round(4u) is split off exactly (4u - k is exact in float), leaving an
+// angle in [-pi/4, pi/4].
+FASTMU_HD FASTMU_FORCEINLINE void sincos_two_pi(float u, float& s, float& c) {
+  const float t = 4.0f * u;
+  const std::int32_t k = static_cast<std::int32_t>(t + 0.5f);  // t >= 0: truncation = floor
+  sincos_quadrant((t - static_cast<float>(k)) * 1.57079632679489662f, k, s, c);
+}
+
+// sin(a) and cos(a) for an angle a [rad] of any size, to a few float ulps
+// (absolute, or relative for |a| < pi / 4, where no reduction is made). The
+// nearest multiple k of pi / 2 is taken off in two parts (Cody-Waite: the
+// first part has 8 significant bits, so its product with k is exact for
+// |k| < 2^16, i.e. |a| < 1e5).
+FASTMU_HD FASTMU_FORCEINLINE void sincos_fast(float a, float& s, float& c) {
+  const float kf = rintf(a * 0.636619772367581343f);  // a / (pi / 2), nearest
+  const float r = (a - kf * 1.5703125f) - kf * 4.83826794896619231e-4f;
+  // k mod 4 from the float count (which may exceed any integer type).
+  const float k4 = kf - 4.0f * floorf(0.25f * kf);
+  sincos_quadrant(r, static_cast<std::int32_t>(k4), s, c);
 }
 
 // exp(x) for x in [-87, 88] (normal float results), relative error < 2e-7.

@@ -8,17 +8,16 @@
 //  - the common step: alive, in the world, inside matter, a whole table step
 //    (no boundary within the safety or along the straight line, and a
 //    sagitta below kBoundaryTolerance in a field), no field map, no sensitive
-//    plane within reach, at most kMaxTurn of turn in the volume's field (one
-//    RK4 step). It is split into phases over all lanes:
+//    plane within reach. It is split into phases over all lanes:
 //    A (SIMD) |p|, ln |p|, the stop and plane checks; B (scalar) location,
 //    momentum bin, prefetch of the alias cell; C (scalar) alias draw and the
-//    bin's axes; D (SIMD) move (straight or RK4 in the volume's field),
+//    bin's axes; D (SIMD) move (straight or the helix in the volume's field),
 //    jittered loss and kick, rotation into the muon's frame. Every formula is
 //    the one plan_step / finish_step use (choose_bin_ln, sample_cell,
-//    split_cell, cell_value, kicked_momentum, rk4_step, straight_step),
+//    split_cell, cell_value, kicked_momentum, helix_step, straight_step),
 //    evaluated lane-wise;
 //  - every other step (stop, vacuum or free flight, a boundary or a plane
-//    within reach, field maps, sub-stepped RK4): plan_step + finish_step on
+//    within reach, field maps): plan_step + finish_step on
 //    that lane alone.
 // Which path a step takes is decided by plan_step's own functions
 // (stop_status, cut_at_boundary), so both paths take the same steps; a
@@ -121,14 +120,8 @@ struct LaneAxes {
   alignas(32) float x_lo[kLanes], x_width[kLanes], y_lo[kLanes], y_width[kLanes];
 };
 
-// The field of a volume, the same at every RK4 stage point.
-struct UniformField {
-  Vec3f b;
-  FASTMU_HD FASTMU_FORCEINLINE Vec3f operator()(Vec3f) const { return b; }
-};
-
 // Phase D of the common step for all lanes; the result is kept where
-// `common` is set. kField: some lane has a volume field (RK4 where non-zero);
+// `common` is set. kField: some lane has a volume field (the helix where non-zero);
 // `decay`: the decay budget is spent (StepOptions::decay).
 template <bool kField>
 FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* common,
@@ -146,7 +139,8 @@ FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* co
       const Vec3f b{s.bx[l], s.by[l], s.bz[l]};
       const bool in_field = !is_zero(b);
       const float kappa = in_field ? curvature_per_tesla(s.charge[l], pm_bend[l]) : 0.0f;
-      const RayState curved = rk4_step(start, kappa, h, UniformField{b});
+      // (|b| floored so that the field-free lanes, whose result is not kept, stay finite.)
+      const RayState curved = helix_step(start, kappa, b, fmaxf(sqrtf(dot(b, b)), 1e-30f), h);
       end.r.x = in_field ? curved.r.x : end.r.x;
       end.r.y = in_field ? curved.r.y : end.r.y;
       end.r.z = in_field ? curved.r.z : end.r.z;
@@ -251,18 +245,14 @@ FASTMU_FORCEINLINE bool plan_common_step(const Env& env, LaneState& s, int l, co
     return false;
   }
   c.bin[l] = choose_bin_ln(*m, pm, c.lp[l], to_unit_open_f(rn.w[3][l]));
-  // In a field: one RK4 step at the bending momentum, and no end check
+  // In a field: the helix at the bending momentum, and no end check
   // (finish_step takes one where the bend exceeds the plan's bound). Decided
   // before the boundary test, whose safety refresh would otherwise change
   // where the lane's own step (take_lane_step) locates the muon.
   c.pm_bend[l] = pm;
   if (s.in_field[l] != 0) {
-    const float b2 = s.bx[l] * s.bx[l] + s.by[l] * s.by[l] + s.bz[l] * s.bz[l];
     c.pm_bend[l] = bending_momentum(*m, c.bin[l], pm, m->step);
-    if (c.pm_bend[l] * kBendAllowance < pm ||
-        fabsf(curvature_per_tesla(1.0f, c.pm_bend[l])) * sqrtf(b2) * m->step > kMaxTurn) {
-      return false;
-    }
+    if (c.pm_bend[l] * kBendAllowance < pm) return false;
   }
   const Vec3f r{s.x[l], s.y[l], s.z[l]};
   const Vec3f u = (1.0f / pm) * Vec3f{s.px[l], s.py[l], s.pz[l]};

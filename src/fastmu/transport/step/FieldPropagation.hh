@@ -1,5 +1,7 @@
-// Charged-particle motion in a static magnetic field: classical fourth-order
-// Runge-Kutta on the path length s, in float, on host and device.
+// Charged-particle motion in a static magnetic field, in float, on host and
+// device: the exact helix where the field along the move is uniform (a
+// volume's own field), classical fourth-order Runge-Kutta on the path length
+// s where it varies (a field map).
 //
 // With u = p / |p| the unit direction, the Lorentz force (no electric field)
 // gives  dr/ds = u,  du/ds = kappa * u x B,  kappa = q c / |p| = q * 0.2998 / p
@@ -11,6 +13,7 @@
 #include <cmath>
 
 #include "fastmu/core/Constants.hh"
+#include "fastmu/core/FastMath.hh"
 #include "fastmu/core/Macros.hh"
 #include "fastmu/core/Vec3.hh"
 
@@ -55,6 +58,32 @@ FASTMU_HD FASTMU_FORCEINLINE RayState rk4_step(RayState s, float kappa, float h,
                     static_cast<double>(u.z) * u.z;
   const float inv = static_cast<float>(1.0 / sqrt(uu));
   out.u = inv * u;
+  return out;
+}
+
+// The move of length h [m] in the uniform field b [T] (|b| = b_abs > 0),
+// exact: a helix about n = b / |b| that turns the direction by t = kappa |b| h,
+//   u(h) = u + (cos t - 1) u_perp + sin t (u x n),
+//   r(h) = r + h [u + (sin(t/2)/(t/2) cos(t/2) - 1) u_perp + sin(t/2)/(t/2) sin(t/2) (u x n)],
+// u_perp the part of u across n. In half angles, so that small turns lose
+// nothing to cancellation (1 - cos t = 2 sin^2(t/2)). The direction is
+// renormalised as rk4_step's is (|p| must not drift over many steps).
+FASTMU_HD FASTMU_FORCEINLINE RayState helix_step(RayState s, float kappa, Vec3f b, float b_abs,
+                                                 float h) {
+  const Vec3f n = (1.0f / b_abs) * b;
+  const float half = 0.5f * kappa * b_abs * h;
+  float sh, ch;
+  sincos_fast(half, sh, ch);
+  // sin(x) / x; below 1e-4 its series' next term (x^2 / 6) is under 2e-9.
+  const float sinc = fabsf(half) > 1e-4f ? sh / half : 1.0f;
+  const Vec3f perp = s.u - dot(s.u, n) * n;
+  const Vec3f side = cross(s.u, n);
+  RayState out;
+  out.r = s.r + h * (s.u + (sinc * ch - 1.0f) * perp + (sinc * sh) * side);
+  const Vec3f u = s.u + (-2.0f * sh * sh) * perp + (2.0f * sh * ch) * side;
+  const double uu = static_cast<double>(u.x) * u.x + static_cast<double>(u.y) * u.y +
+                    static_cast<double>(u.z) * u.z;
+  out.u = static_cast<float>(1.0 / sqrt(uu)) * u;
   return out;
 }
 

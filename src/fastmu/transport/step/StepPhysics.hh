@@ -14,8 +14,9 @@
 //     cut there ends kBoundaryPush beyond it (the path charged to the
 //     material is the path moved, so every layer is charged its thickness).
 //     In vacuum without field: a free flight to the next volume;
-//  4. move: RK4 through the field in sub-steps that turn the direction by at
-//     most kMaxTurn each, or a straight line where it is zero. A curved path
+//  4. move: a straight line without field, the exact helix in a volume's
+//     uniform field, RK4 in sub-steps that turn the direction by at most
+//     kMaxTurn each through a field map. A curved path
 //     may leave the volume before the chord's boundary: when the step was not
 //     inside the safety and its sagitta exceeds kBoundaryTolerance, the end
 //     point is located, and a path that left the volume is cut by bisection
@@ -186,7 +187,7 @@ FASTMU_HD FASTMU_FORCEINLINE float boundary_push(Vec3f r) {
 // length beyond the exit (bisection on the path length).
 inline constexpr float kBoundaryTolerance = 1e-5f;  // m
 
-// Largest turn of the direction per RK4 sub-step in a field: the old fixed
+// Largest turn of the direction per RK4 sub-step through a field map: the old fixed
 // 2 cm steps turned by up to 0.05 rad (0.2 GeV/c in 1.7 T), so long steps keep
 // at least that accuracy (RK4's error per sub-step ~ turn^5 / 120).
 inline constexpr float kMaxTurn = 0.05f;  // rad
@@ -332,18 +333,33 @@ FASTMU_HD FASTMU_FORCEINLINE Philox4 step_random(const StepOptions& opt, std::ui
   return philox_block(opt.seed, id, static_cast<std::uint32_t>(m.steps), RngStream::fast_transport);
 }
 
-// The move of length h from `start`: RK4 in sub-steps of at most kMaxTurn
-// of turn (|B| at the start stands for the field along the step), or a
-// straight line without field.
-template <class FieldFn>
+// The field a step's move meets: its start volume's own field b0 (a
+// location's field is uniform over the volume and held for the whole
+// step), plus the field map's where the geometry has one.
+template <class Env>
+struct StepField {
+  const Env& env;
+  const Location& loc;
+  Vec3f b0;      // the field at the start [T]
+  bool uniform;  // no field map: b0 all along the move
+  FASTMU_HD FASTMU_FORCEINLINE Vec3f operator()(Vec3f r) const {
+    return uniform ? b0 : env.field_at(loc, r);
+  }
+};
+
+// The move of length h from `start`: a straight line without field, the
+// exact helix in a uniform one, else RK4 in sub-steps of at most kMaxTurn
+// of turn (|B| at the start stands for the field along the step).
+template <class Field>
 FASTMU_HD FASTMU_FORCEINLINE RayState move_along(RayState start, bool in_field, float kappa,
-                                                 float b_abs, float h, FieldFn&& field_at) {
+                                                 float b_abs, float h, const Field& field) {
   if (!in_field) return straight_step(start, h);
+  if (field.uniform) return helix_step(start, kappa, field.b0, b_abs, h);
   const float turn = fabsf(kappa) * b_abs * h;
-  if (!(turn > kMaxTurn)) return rk4_step(start, kappa, h, field_at);
+  if (!(turn > kMaxTurn)) return rk4_step(start, kappa, h, field);
   const std::int32_t n = static_cast<std::int32_t>(turn * (1.0f / kMaxTurn)) + 1;
   const float hs = h / static_cast<float>(n);
-  for (std::int32_t k = 0; k < n; ++k) start = rk4_step(start, kappa, hs, field_at);
+  for (std::int32_t k = 0; k < n; ++k) start = rk4_step(start, kappa, hs, field);
   return start;
 }
 
@@ -601,7 +617,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   // start momentum's.
   const bool inside = s.inside && s.pm_bend * kBendAllowance >= s.pm;
   const float b_abs = in_field ? sqrtf(dot(b0, b0)) : 0.0f;
-  auto field_at = [&](Vec3f r) { return env.field_at(s.loc, r); };
+  const StepField<Env> field_at{env, s.loc, b0, !env.has_field_map()};
   RayState end = move_along(start, in_field, kappa, b_abs, h, field_at);
 
   // A curved path can leave the volume before the chord's boundary. It stays
