@@ -80,7 +80,7 @@ TEST(FieldPropagation, HelixIsExactInUniformField) {
       }
       const float got_u[3] = {end.u.x, end.u.y, end.u.z}, got_r[3] = {end.r.x, end.r.y, end.r.z};
       for (int a = 0; a < 3; ++a) {
-        EXPECT_NEAR(got_u[a], u[a], 3e-7) << "h " << h << " charge " << charge;
+        EXPECT_NEAR(got_u[a], u[a], 5e-7) << "h " << h << " charge " << charge;
         // To float accuracy: a few ulps of |r0| + h (the end is rounded at r's ulp).
         EXPECT_NEAR(got_r[a], r[a], 3e-7 * (3.8 + h)) << "h " << h;
       }
@@ -108,6 +108,25 @@ TEST(FieldPropagation, HelixMatchesFineRk4) {
   EXPECT_NEAR(hx.u.z, rk.u.z, 2e-6);
 }
 
+// |p| over 1e5 moves in a pure field as the step takes them (u = p / |p|,
+// the move, p = |p| u): float rounding moves it at random, no bias beyond
+// ~2e-9 per move.
+TEST(FieldPropagation, HelixKeepsTheMomentumOverManyMoves) {
+  const Vec3f b{0.3f, 1.7f, -0.2f};
+  for (const float p0 : {0.3f, 7.0f, 50.0f}) {
+    for (const float h : {0.02f, 0.16f}) {
+      Vec3f p{0.1f * p0, -0.05f * p0, p0};
+      const float n0 = norm(p);
+      for (int i = 0; i < 100000; ++i) {
+        const float pm = norm(p);
+        const RayState s{{0, 0, 0}, (1.0f / pm) * p};
+        p = pm * helix_step(s, curvature_per_tesla(1.0f, pm), b, norm(b), h).u;
+      }
+      EXPECT_NEAR(norm(p) / n0, 1.0f, 2.5e-4f) << "p " << p0 << " h " << h;
+    }
+  }
+}
+
 TEST(StepPhysics, MomentumMagnitudeConservedInPureField) {
   ToyEnv env;
   env.field = {0.3f, 1.7f, -0.2f};
@@ -123,7 +142,7 @@ TEST(StepPhysics, MomentumMagnitudeConservedInPureField) {
   EXPECT_EQ(m.status, static_cast<int>(MuonStatus::step_limit));
   EXPECT_EQ(m.steps, 2000);
   // |p| is rounded each step (p = |p| u, |p| = sqrt(p . p)): a drift of
-  // ~5e-9 per step, the same for the helix and RK4.
+  // at most ~5e-9 per step, for the helix as for RK4.
   EXPECT_NEAR(norm(m.p) / p0, 1.0f, 2e-5f);
   // It moved along a helix of 40 m of path: the radius of gyration bounds it.
   EXPECT_LT(norm(m.r), 2 * 7.0f / (0.2998f * 1.73f) + 1e-3f + 40.f * 0.3f);
