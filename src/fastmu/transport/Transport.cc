@@ -96,9 +96,13 @@ std::vector<int> first_devices(int gpus) {
 
 }  // namespace
 
+// The lanes run the step compiled for the geometry's features, as the GPU
+// does: the same muons, fewer branches.
 TransportResult transport_cpu_view(const TransportView& view, const MuonBatch& in, int threads,
                                    std::uint64_t first_id) {
-  return transport_cpu(view, in, threads, first_id);
+  return with_step_features(view.features, [&](auto features) {
+    return transport_cpu(TransportViewFor<decltype(features)::value>(view), in, threads, first_id);
+  });
 }
 
 TransportResult transport(const TransportParams& params, const MuonBatch& in, Backend backend,

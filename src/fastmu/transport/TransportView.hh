@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "fastmu/core/Macros.hh"
 #include "fastmu/core/Vec3.hh"
@@ -165,8 +166,32 @@ struct TransportViewFor : TransportViewData {
   }
 };
 
-// Every feature: the view of any geometry (the CPU lanes, the gradient
-// pass, the general GPU kernel).
+// Every feature: the view of any geometry (the gradient pass, the general
+// step).
 using TransportView = TransportViewFor<step_features::kAll>;
+
+// The feature sets a step is compiled for, on both backends; a run takes
+// the first that covers its geometry's (with_step_features): a step through
+// boxes and planar ARB8s without a field (the iron block, rock, water), one
+// with uniform fields in its volumes (the SHiP-like shield), and everything
+// (terrain, twisted ARB8s, field maps). The step code is the same; a smaller
+// set compiles out the paths its geometries cannot take.
+namespace step_features {
+inline constexpr unsigned kStraight = shapes::kPlanarArb8;
+inline constexpr unsigned kMagnet = shapes::kPlanarArb8 | kVolumeFields;
+}  // namespace step_features
+
+// Calls fn(std::integral_constant<unsigned, kF>{}) for the smallest of the
+// feature sets above that covers `features`.
+template <class Fn>
+decltype(auto) with_step_features(unsigned features, Fn&& fn) {
+  if (TransportViewFor<step_features::kStraight>::covers(features)) {
+    return fn(std::integral_constant<unsigned, step_features::kStraight>{});
+  }
+  if (TransportViewFor<step_features::kMagnet>::covers(features)) {
+    return fn(std::integral_constant<unsigned, step_features::kMagnet>{});
+  }
+  return fn(std::integral_constant<unsigned, step_features::kAll>{});
+}
 
 }  // namespace fastmu

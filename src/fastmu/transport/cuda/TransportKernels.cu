@@ -63,15 +63,6 @@ struct RowJob {
   }
 };
 
-// The step kernels are compiled for three sets of features, and a launch
-// takes the first that covers its geometry's: a step through boxes and
-// planar ARB8s without a field (the iron block, rock, water), one with
-// uniform fields in its volumes (the SHiP-like shield), and everything
-// (terrain, twisted ARB8s, field maps). The step code is the same; a
-// smaller set compiles out the paths its geometries cannot take.
-constexpr unsigned kStraightSteps = shapes::kPlanarArb8;
-constexpr unsigned kMagnetSteps = shapes::kPlanarArb8 | step_features::kVolumeFields;
-
 // Blocks per SM each kernel's registers must allow (at most 65536 / (128 x
 // blocks) registers a thread). One H200, 4e6 muons, alternating: the
 // straight step takes 72 registers uncapped (7 blocks), 63 at 8 (iron block
@@ -80,9 +71,9 @@ constexpr unsigned kMagnetSteps = shapes::kPlanarArb8 | step_features::kVolumeFi
 // 0.1451-0.1457, 0.1400-0.1405, 0.1371-0.1378, 0.1326-0.1338, 0.1372-0.1375
 // s). The general step keeps kTransportBlocksPerSm (MuonQueue.cuh).
 template <unsigned kF>
-constexpr int kBlocksPerSm = kF == kStraightSteps ? 8
-                             : kF == kMagnetSteps ? 10
-                                                  : kTransportBlocksPerSm;
+constexpr int kBlocksPerSm = kF == step_features::kStraight ? 8
+                             : kF == step_features::kMagnet ? 10
+                                                            : kTransportBlocksPerSm;
 
 template <unsigned kF>
 __global__ void __launch_bounds__(kTransportBlock, kBlocksPerSm<kF>)
@@ -98,17 +89,6 @@ __global__ void __launch_bounds__(kTransportBlock, kBlocksPerSm<kF>)
                           MuonQueue queue, int ncol, DeviceColumns out, std::uint64_t first_id) {
   RowJob job{rows, ncol, out, first_id};
   run_queue(view, queue, first_id, job);
-}
-
-template <class Fn>
-void with_step_features(unsigned features, Fn&& fn) {
-  if (TransportViewFor<kStraightSteps>::covers(features)) {
-    fn(std::integral_constant<unsigned, kStraightSteps>{});
-  } else if (TransportViewFor<kMagnetSteps>::covers(features)) {
-    fn(std::integral_constant<unsigned, kMagnetSteps>{});
-  } else {
-    fn(std::integral_constant<unsigned, step_features::kAll>{});
-  }
 }
 
 // Grid-stride so that every thread of a warp reaches the shuffles.
