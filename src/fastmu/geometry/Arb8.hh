@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "fastmu/core/FastMath.hh"
 #include "fastmu/core/Macros.hh"
 #include "fastmu/core/Vec3.hh"
 #include "fastmu/geometry/GeometryData.hh"
@@ -179,7 +180,7 @@ FASTMU_HD inline float arb8_exit_distance(const Arb8Shape& s, Vec3f pos, Vec3f d
 FASTMU_HD inline float arb8_safety(const Arb8Shape& s, Vec3f pos, float diag) {
   const float t = (pos.z - s.z_lo) * s.inv_h;
   const float h = 1.f / s.inv_h;
-  float safety = fminf(t, 1.f - t) * h;
+  float safety = fmin_inline(t, 1.f - t) * h;
   for (int i = 0; i < 4; ++i) {
     const int j = (i + 1) & 3;
     const float ex0 = s.x0[j] - s.x0[i], ey0 = s.y0[j] - s.y0[i];  // edge at t = 0
@@ -188,18 +189,18 @@ FASTMU_HD inline float arb8_safety(const Arb8Shape& s, Vec3f pos, float diag) {
     if (ex0 == 0.f && ey0 == 0.f && e1 == 0.f) continue;  // collapsed edge: no face
     // Smallest edge length over t in [0, 1]: distance from 0 to the segment e0 + t e1.
     float tm = e1 > 0.f ? -(ex0 * ex1 + ey0 * ey1) / (e1 * e1) : 0.f;
-    tm = fminf(fmaxf(tm, 0.f), 1.f);
+    tm = fmin_inline(fmax_inline(tm, 0.f), 1.f);
     const float mx = ex0 + tm * ex1, my = ey0 + tm * ey1;
     const float e_min = sqrtf(mx * mx + my * my);
     if (!(e_min > 0.f)) return 0.f;
     const float vi = sqrtf(s.dx[i] * s.dx[i] + s.dy[i] * s.dy[i]);
     const float vj = sqrtf(s.dx[j] * s.dx[j] + s.dy[j] * s.dy[j]);
-    const float slope = (fmaxf(vi, vj) + diag * e1 / e_min) * s.inv_h;
+    const float slope = (fmax_inline(vi, vj) + diag * e1 / e_min) * s.inv_h;
     // Signed distance to the edge line at the point's height.
     const float ex = ex0 + t * ex1, ey = ey0 + t * ey1;
     const float qx = pos.x - (s.x0[i] + t * s.dx[i]), qy = pos.y - (s.y0[i] + t * s.dy[i]);
     const float f = (ex * qy - ey * qx) / sqrtf(ex * ex + ey * ey);
-    safety = fminf(safety, f / sqrtf(1.f + slope * slope));
+    safety = fmin_inline(safety, f / sqrtf(1.f + slope * slope));
   }
   return safety > 0.f ? safety : 0.f;
 }
@@ -215,8 +216,8 @@ FASTMU_HD inline float arb8_plane_excess(const Arb8Shape& s, int i, Vec3f pos) {
 // nearest of its six planes (a convex solid), 0 outside.
 FASTMU_HD inline float arb8_planar_safety(const Arb8Shape& s, Vec3f pos) {
   const float z_hi = s.z_lo + 1.0f / s.inv_h;
-  float d = fminf(pos.z - s.z_lo, z_hi - pos.z);
-  for (int i = 0; i < 4; ++i) d = fminf(d, -arb8_plane_excess(s, i, pos));
+  float d = fmin_inline(pos.z - s.z_lo, z_hi - pos.z);
+  for (int i = 0; i < 4; ++i) d = fmin_inline(d, -arb8_plane_excess(s, i, pos));
   return d > 0.f ? d : 0.f;
 }
 
@@ -228,11 +229,11 @@ FASTMU_HD inline float arb8_planar_exit_distance(const Arb8Shape& s, Vec3f pos, 
                                                  float limit) {
   const float z_hi = s.z_lo + 1.0f / s.inv_h;
   float t = limit;
-  if (dir.z > 0.f) t = fminf(t, (z_hi - pos.z) / dir.z);
-  if (dir.z < 0.f) t = fminf(t, (s.z_lo - pos.z) / dir.z);
+  if (dir.z > 0.f) t = fmin_inline(t, (z_hi - pos.z) / dir.z);
+  if (dir.z < 0.f) t = fmin_inline(t, (s.z_lo - pos.z) / dir.z);
   for (int i = 0; i < 4; ++i) {
     const float dn = s.nx[i] * dir.x + s.ny[i] * dir.y + s.nz[i] * dir.z;
-    if (dn > 0.f) t = fminf(t, -arb8_plane_excess(s, i, pos) / dn);
+    if (dn > 0.f) t = fmin_inline(t, -arb8_plane_excess(s, i, pos) / dn);
   }
   return t > 0.f ? t : 0.f;
 }
@@ -253,8 +254,8 @@ FASTMU_HD inline float arb8_planar_entry_distance(const Arb8Shape& s, Vec3f pos,
       a = b;
       b = tmp;
     }
-    t_in = fmaxf(t_in, a);
-    t_out = fminf(t_out, b);
+    t_in = fmax_inline(t_in, a);
+    t_out = fmin_inline(t_out, b);
   }
   for (int i = 0; i < 4; ++i) {
     const float dn = s.nx[i] * dir.x + s.ny[i] * dir.y + s.nz[i] * dir.z;
@@ -265,9 +266,9 @@ FASTMU_HD inline float arb8_planar_entry_distance(const Arb8Shape& s, Vec3f pos,
     }
     const float t = -excess / dn;
     if (dn < 0.f) {
-      t_in = fmaxf(t_in, t);
+      t_in = fmax_inline(t_in, t);
     } else {
-      t_out = fminf(t_out, t);
+      t_out = fmin_inline(t_out, t);
     }
   }
   return t_in <= t_out && t_in < limit ? t_in : limit;

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "fastmu/core/FastMath.hh"
 #include "fastmu/core/Macros.hh"
 #include "fastmu/core/Vec3.hh"
 #include "fastmu/geometry/Arb8.hh"
@@ -117,7 +118,7 @@ struct GeometryView {
   // (within float rounding), never beyond; returns 0 if pos is inside a volume.
   template <unsigned kShapes = shapes::kAll>
   FASTMU_HD float distance_to_next_volume(Vec3f pos, Vec3f dir, float limit = 3.0e38f) const {
-    float best = fminf(distance_to_world_exit(pos, dir), limit);
+    float best = fmin_inline(distance_to_world_exit(pos, dir), limit);
     std::int32_t i = grid.ix(pos.x), j = grid.iy(pos.y), k = grid.iz(pos.z);
     // Per axis: ray length to the next cell boundary and between boundaries.
     float next[3], delta[3];
@@ -177,8 +178,8 @@ struct GeometryView {
   FASTMU_HD float distance_to_boundary(Vec3f pos, Vec3f dir, std::int32_t volume,
                                        float limit = 3.0e38f) const {
     if (volume < 0) return distance_to_next_volume<kShapes>(pos, dir, limit);
-    const float world = fminf(distance_to_world_exit(pos, dir), limit);
-    return fminf(volume_exit<kShapes>(volume, pos, dir, world), world);
+    const float world = fmin_inline(distance_to_world_exit(pos, dir), limit);
+    return fmin_inline(volume_exit<kShapes>(volume, pos, dir, world), world);
   }
 
   // A lower bound of the distance from pos to any boundary where the location
@@ -195,13 +196,14 @@ struct GeometryView {
       const float box = box_inner_distance(pos, r.lo, r.hi);
       if (terrain<kShapes>(r)) {
         const TerrainSlab& slab = terrain_slabs[r.terrain];
-        return fminf(fminf(box, world), terrain_slab_safety(terrain_surfaces[slab.surface],
-                                                            terrain_heights, slab, pos));
+        return fmin_inline(
+            fmin_inline(box, world),
+            terrain_slab_safety(terrain_surfaces[slab.surface], terrain_heights, slab, pos));
       }
-      if (!arb8<kShapes>(r)) return fminf(box, world);
+      if (!arb8<kShapes>(r)) return fmin_inline(box, world);
       const Arb8Shape& a = arb8s[r.arb8];
-      if (planar<kShapes>(a)) return fminf(world, arb8_planar_safety(a, pos));
-      return fminf(fminf(box, world), arb8_safety(a, pos, norm(r.hi - r.lo)));
+      if (planar<kShapes>(a)) return fmin_inline(world, arb8_planar_safety(a, pos));
+      return fmin_inline(fmin_inline(box, world), arb8_safety(a, pos, norm(r.hi - r.lo)));
     }
     const std::int32_t i = grid.ix(pos.x), j = grid.iy(pos.y), k = grid.iz(pos.z);
     const Vec3f cell_lo{grid.lo.x + static_cast<float>(i) * grid.cell.x,
@@ -209,10 +211,10 @@ struct GeometryView {
                         grid.lo.z + static_cast<float>(k) * grid.cell.z};
     const std::int32_t c = grid.cell_id(i, j, k);
     const float beyond = grid.cell_clearance != nullptr ? grid.cell_clearance[c] : 0.f;
-    float d = fminf(world, box_inner_distance(pos, cell_lo, cell_lo + grid.cell) + beyond);
+    float d = fmin_inline(world, box_inner_distance(pos, cell_lo, cell_lo + grid.cell) + beyond);
     for (std::int32_t q = grid.cell_offsets[c]; q < grid.cell_offsets[c + 1]; ++q) {
       const VolumeRecord& r = volumes[grid.cell_volumes[q]];
-      d = fminf(d, box_outer_distance(pos, r.lo, r.hi));
+      d = fmin_inline(d, box_outer_distance(pos, r.lo, r.hi));
     }
     return d > 0.f ? d : 0.f;
   }
@@ -255,10 +257,11 @@ struct GeometryView {
     if (v < 0) return false;
     const VolumeRecord& r = volumes[v];
     if (terrain<kShapes>(r) || (arb8<kShapes>(r) && !planar<kShapes>(arb8s[r.arb8]))) return false;
-    float g = fmaxf(fmaxf(fmaxf(r.lo.x - p.x, p.x - r.hi.x), fmaxf(r.lo.y - p.y, p.y - r.hi.y)),
-                    fmaxf(r.lo.z - p.z, p.z - r.hi.z));
+    float g = fmax_inline(fmax_inline(fmax_inline(r.lo.x - p.x, p.x - r.hi.x),
+                                      fmax_inline(r.lo.y - p.y, p.y - r.hi.y)),
+                          fmax_inline(r.lo.z - p.z, p.z - r.hi.z));
     if (arb8<kShapes>(r)) {
-      for (int i = 0; i < 4; ++i) g = fmaxf(g, arb8_plane_excess(arb8s[r.arb8], i, p));
+      for (int i = 0; i < 4; ++i) g = fmax_inline(g, arb8_plane_excess(arb8s[r.arb8], i, p));
     }
     e = g;
     return true;
@@ -324,15 +327,16 @@ struct GeometryView {
 
   // Distance from pos inside [lo, hi] to the nearest face (0 outside).
   FASTMU_HD static float box_inner_distance(Vec3f p, Vec3f lo, Vec3f hi) {
-    const float d = fminf(fminf(fminf(p.x - lo.x, hi.x - p.x), fminf(p.y - lo.y, hi.y - p.y)),
-                          fminf(p.z - lo.z, hi.z - p.z));
+    const float d = fmin_inline(
+        fmin_inline(fmin_inline(p.x - lo.x, hi.x - p.x), fmin_inline(p.y - lo.y, hi.y - p.y)),
+        fmin_inline(p.z - lo.z, hi.z - p.z));
     return d > 0.f ? d : 0.f;
   }
   // Distance from pos to the box [lo, hi] (0 inside).
   FASTMU_HD static float box_outer_distance(Vec3f p, Vec3f lo, Vec3f hi) {
-    const float dx = fmaxf(fmaxf(lo.x - p.x, p.x - hi.x), 0.f);
-    const float dy = fmaxf(fmaxf(lo.y - p.y, p.y - hi.y), 0.f);
-    const float dz = fmaxf(fmaxf(lo.z - p.z, p.z - hi.z), 0.f);
+    const float dx = fmax_inline(fmax_inline(lo.x - p.x, p.x - hi.x), 0.f);
+    const float dy = fmax_inline(fmax_inline(lo.y - p.y, p.y - hi.y), 0.f);
+    const float dz = fmax_inline(fmax_inline(lo.z - p.z, p.z - hi.z), 0.f);
     return sqrtf(dx * dx + dy * dy + dz * dz);
   }
   FASTMU_HD static float exit_1d(float p, float d, float lo, float hi, float best) {

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "fastmu/core/FastMath.hh"
 #include "fastmu/core/Macros.hh"
 #include "fastmu/core/Vec3.hh"
 #include "fastmu/geometry/GeometryData.hh"
@@ -23,11 +24,6 @@ struct BilinearPatch {
   float xc, yc;
   float a, b, c, d;
 };
-
-// min / max as selects: fminf and fmaxf are library calls on the host
-// (their NaN rules keep GCC from using minss), a tenth of a ray test's time.
-FASTMU_HD inline float terrain_min(float a, float b) { return a < b ? a : b; }
-FASTMU_HD inline float terrain_max(float a, float b) { return a > b ? a : b; }
 
 // The cell index along one axis from the grid coordinate g, clamped to the
 // map (positions off the map use the edge cell's patch).
@@ -117,7 +113,7 @@ FASTMU_HD inline bool patch_crossing(const BilinearPatch& p, float depth, Vec3f 
   const float slack = 1e-6f + 4e-7f * fabsf(tb);
   float s;
   if (!first_root(A, B, C, first_cell ? 0.f : -slack, tb - ta + slack, s)) return false;
-  t = ta + terrain_max(s, 0.f);
+  t = ta + fmax_inline(s, 0.f);
   return true;
 }
 
@@ -142,13 +138,13 @@ FASTMU_HD inline bool terrain_crossing(const TerrainSurface& s, const float* h, 
     const float ty = sj == 0
                          ? 3.0e38f
                          : (s.y0 + static_cast<float>(j + (sj > 0 ? 1 : 0)) * s.dy - pos.y) * inv_y;
-    const float tb = terrain_max(terrain_min(terrain_min(tx, ty), t1), ta);
+    const float tb = fmax_inline(fmin_inline(fmin_inline(tx, ty), t1), ta);
     // No contact possible when the ray's z over the cell misses its corners'.
     const CellCorners k = terrain_corners(s, h, i, j);
     const float za = pos.z + ta * dir.z + depth, zb = pos.z + tb * dir.z + depth;
-    const float lo = terrain_min(terrain_min(k.h00, k.h10), terrain_min(k.h01, k.h11));
-    const float hi = terrain_max(terrain_max(k.h00, k.h10), terrain_max(k.h01, k.h11));
-    if (!(terrain_max(za, zb) < lo || terrain_min(za, zb) > hi) &&
+    const float lo = fmin_inline(fmin_inline(k.h00, k.h10), fmin_inline(k.h01, k.h11));
+    const float hi = fmax_inline(fmax_inline(k.h00, k.h10), fmax_inline(k.h01, k.h11));
+    if (!(fmax_inline(za, zb) < lo || fmin_inline(za, zb) > hi) &&
         patch_crossing(terrain_patch(s, i, j, k), depth, pos, dir, ta, tb, n == 0, t)) {
       return t <= t1;
     }
@@ -204,8 +200,8 @@ FASTMU_HD inline float terrain_slab_safety(const TerrainSurface& s, const float*
                                            const TerrainSlab& slab, Vec3f pos) {
   const float hz = terrain_height(s, h, pos.x, pos.y);
   float g = 3.0e38f;
-  if (slab.has_upper) g = terrain_min(g, hz - slab.upper_depth - pos.z);
-  if (slab.has_lower) g = terrain_min(g, pos.z - (hz - slab.lower_depth));
+  if (slab.has_upper) g = fmin_inline(g, hz - slab.upper_depth - pos.z);
+  if (slab.has_lower) g = fmin_inline(g, pos.z - (hz - slab.lower_depth));
   return g > 0.f ? g * s.inv_cone : 0.f;
 }
 
@@ -225,7 +221,7 @@ FASTMU_HD inline bool terrain_slab_normal(const TerrainSurface& s, const float* 
   const float inv = 1.f / sqrtf(1.f + hx * hx + hy * hy);
   const float sign = gu <= gl ? 1.f : -1.f;  // the upper surface faces up
   normal = Vec3f{-sign * hx * inv, -sign * hy * inv, sign * inv};
-  gap = terrain_min(gu, gl) * inv;
+  gap = fmin_inline(gu, gl) * inv;
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "fastmu/core/FastMath.hh"
 #include "fastmu/core/Macros.hh"
 #include "fastmu/core/Vec3.hh"
 #include "fastmu/field/FieldMapView.hh"
@@ -150,7 +151,7 @@ struct TransportViewFor : TransportViewData {
     if (has_field_map()) {
       const bool inside = r.x >= field_lo.x && r.x <= field_hi.x && r.y >= field_lo.y &&
                           r.y <= field_hi.y && r.z >= field_lo.z && r.z <= field_hi.z;
-      d = inside ? options.step : fminf(d, box_entry(r, u, field_lo, field_hi, d));
+      d = inside ? options.step : fmin_inline(d, box_entry(r, u, field_lo, field_hi, d));
     }
     return d > 0.0f ? d : options.step;
   }

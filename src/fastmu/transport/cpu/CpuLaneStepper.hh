@@ -32,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "fastmu/core/FastMath.hh"
 #include "fastmu/core/Macros.hh"
 #include "fastmu/core/Random.hh"
 #include "fastmu/transport/MuonBatch.hh"
@@ -140,7 +141,7 @@ FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* co
       const bool in_field = !is_zero(b);
       const float kappa = in_field ? curvature_per_tesla(s.charge[l], pm_bend[l]) : 0.0f;
       // (|b| floored so that the field-free lanes, whose result is not kept, stay finite.)
-      const RayState curved = helix_step(start, kappa, b, fmaxf(sqrtf(dot(b, b)), 1e-30f), h);
+      const RayState curved = helix_step(start, kappa, b, fmax_inline(sqrtf(dot(b, b)), 1e-30f), h);
       end.r.x = in_field ? curved.r.x : end.r.x;
       end.r.y = in_field ? curved.r.y : end.r.y;
       end.r.z = in_field ? curved.r.z : end.r.z;
@@ -164,7 +165,7 @@ FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* co
     s.py[l] = keep ? p_new.y : s.py[l];
     s.pz[l] = keep ? p_new.z : s.pz[l];
     // As finish_step: the path stayed inside, its end keeps the tested depth.
-    s.safety[l] = keep ? fmaxf(s.safety[l] - h, end_safety[l]) - shifted : s.safety[l];
+    s.safety[l] = keep ? fmax_inline(s.safety[l] - h, end_safety[l]) - shifted : s.safety[l];
     s.plane_gap[l] = keep ? s.plane_gap[l] - moved : s.plane_gap[l];
     s.steps[l] = keep ? s.steps[l] + 1 : s.steps[l];
     const bool spend = keep && decay;  // as finish_step (no decay: the budget is never read)

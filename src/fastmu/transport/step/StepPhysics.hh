@@ -179,8 +179,8 @@ inline constexpr float kBoundaryPush = 2e-5f;  // m
 // a terrain kilometres across: the ulp of 2 km is 122 um), so that the push
 // always moves the position and a step at a boundary cannot stall.
 FASTMU_HD FASTMU_FORCEINLINE float boundary_push(Vec3f r) {
-  const float m = fmaxf(fmaxf(fabsf(r.x), fabsf(r.y)), fabsf(r.z));
-  return fmaxf(kBoundaryPush, 2.4e-7f * m);
+  const float m = fmax_inline(fmax_inline(fabsf(r.x), fabsf(r.y)), fabsf(r.z));
+  return fmax_inline(kBoundaryPush, 2.4e-7f * m);
 }
 
 // A step cut by a curved path leaving its volume ends within this path
@@ -386,7 +386,7 @@ FASTMU_HD FASTMU_FORCEINLINE bool path_stays_inside(const Env& env, std::int32_t
   if (!(env.boundary_excess(volume, r + h * u, excess) && excess <= -(bend + kConvexTestMargin))) {
     return false;
   }
-  end_depth = fmaxf(-(excess + bend + kConvexTestMargin), 0.0f);
+  end_depth = fmax_inline(-(excess + bend + kConvexTestMargin), 0.0f);
   return true;
 }
 
@@ -416,7 +416,7 @@ FASTMU_HD FASTMU_FORCEINLINE float curved_exit_length(const Env& env, std::int32
   float g_lo = -1.0f;
   if (graded) {
     env.boundary_excess(vol, start.r, g_lo);
-    g_lo = fminf(g_lo, -1e-7f);  // the start is inside (pushed past its entry)
+    g_lo = fmin_inline(g_lo, -1e-7f);  // the start is inside (pushed past its entry)
   }
   bool last_inside = true;
   for (int it = 0; hi - lo > kBoundaryTolerance && it < 40; ++it) {
@@ -424,14 +424,14 @@ FASTMU_HD FASTMU_FORCEINLINE float curved_exit_length(const Env& env, std::int32
     if (graded && it < 8) {
       x = lo + (hi - lo) * (g_lo / (g_lo - g_hi)) +
           (last_inside ? 0.45f : -0.45f) * kBoundaryTolerance;
-      x = fminf(fmaxf(x, lo), hi);
+      x = fmin_inline(fmax_inline(x, lo), hi);
     }
     const Vec3f r = move_along(start, in_field, kappa, b_abs, x, field_at).r;
     float g = 0.0f;
     if (!(graded && env.boundary_excess(vol, r, g))) g = boundary_side(env, vol, r);
     last_inside = !(g > 0.0f);
     if (last_inside) {
-      lo = x, g_lo = fminf(g, -1e-7f);
+      lo = x, g_lo = fmin_inline(g, -1e-7f);
     } else {
       hi = x, g_hi = g;
     }
@@ -519,7 +519,7 @@ FASTMU_HD FASTMU_FORCEINLINE bool needs_end_check(bool in_field, float safety, f
 FASTMU_HD FASTMU_FORCEINLINE void cut_at_decay(bool decay, float left, StepPlan& s) {
   s.decays = decay && step_proper_length(s.h, s.pm) > left;
   if (s.decays) {
-    s.h = fminf(s.h, left * (s.pm / kMuonMassF));
+    s.h = fmin_inline(s.h, left * (s.pm / kMuonMassF));
     s.crossing = false;
   }
 }
@@ -693,7 +693,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   // A path that certainly stayed inside its convex volume ends at a depth
   // the plan tested: the next step needs no lookup (SHiP-like shield: one
   // step in eleven looks its volume up instead of one in two).
-  if (inside) m.safety = fmaxf(m.safety, s.end_safety);
+  if (inside) m.safety = fmax_inline(m.safety, s.end_safety);
   m.tiny_steps = crossing && !(h > 2.0f * boundary_push(start.r)) ? m.tiny_steps + 1 : 0;
   if (s.table != nullptr) {
     const float ratio = h == s.table->step ? 1.0f : h * s.table->inv_step;
