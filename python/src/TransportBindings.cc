@@ -97,9 +97,11 @@ MuonBatch batch_from_any(const py::array& a, const MuonRowLimits& limits) {
 }
 
 // The region where a map can be non-zero, as TransportParams computes it
-// (a quadrant map is mirrored to |x|, |y| <= max).
+// (a quadrant map is mirrored to |x|, |y| <= max). The view's features gain
+// the map, so that both backends run the step compiled with field maps.
 void set_field_map(TransportView& v, const FieldMapView& f, const FieldMapParams& params) {
   v.field = f;
+  v.features |= step_features::kFieldMap;
   const auto& lo = params.lo();
   const auto& hi = params.hi();
   v.field_lo = {static_cast<float>(lo[0]), static_cast<float>(lo[1]), static_cast<float>(lo[2])};
