@@ -108,6 +108,19 @@ TEST(FieldPropagation, HelixMatchesFineRk4) {
   EXPECT_NEAR(hx.u.z, rk.u.z, 2e-6);
 }
 
+// A field too weak for its |b|^2 to be a float (subnormal components) and
+// a zero one leave the move straight and finite.
+TEST(FieldPropagation, HelixInVanishingFieldIsStraight) {
+  const RayState start{{1, 2, 3}, {0.6f, 0.0f, 0.8f}};
+  for (const Vec3f b : {Vec3f{1e-40f, 0, 0}, Vec3f{0, 0, 0}}) {
+    const RayState end = helix_step(start, curvature_per_tesla(1.0f, 1.0f), b, norm(b), 2.0f);
+    EXPECT_FLOAT_EQ(end.r.x, 2.2f);
+    EXPECT_FLOAT_EQ(end.r.z, 4.6f);
+    EXPECT_EQ(end.u.x, 0.6f);
+    EXPECT_EQ(end.u.z, 0.8f);
+  }
+}
+
 // |p| over 1e5 moves in a pure field as the step takes them (u = p / |p|,
 // the move, p = |p| u): float rounding moves it at random, no bias beyond
 // ~2e-9 per move.

@@ -140,8 +140,7 @@ FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* co
       const Vec3f b{s.bx[l], s.by[l], s.bz[l]};
       const bool in_field = !is_zero(b);
       const float kappa = in_field ? curvature_per_tesla(s.charge[l], pm_bend[l]) : 0.0f;
-      // (|b| floored so that the field-free lanes, whose result is not kept, stay finite.)
-      const RayState curved = helix_step(start, kappa, b, fmax_inline(sqrtf(dot(b, b)), 1e-30f), h);
+      const RayState curved = helix_step(start, kappa, b, sqrtf(dot(b, b)), h);
       end.r.x = in_field ? curved.r.x : end.r.x;
       end.r.y = in_field ? curved.r.y : end.r.y;
       end.r.z = in_field ? curved.r.z : end.r.z;

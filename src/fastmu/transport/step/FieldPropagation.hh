@@ -73,7 +73,10 @@ FASTMU_HD FASTMU_FORCEINLINE RayState rk4_step(RayState s, float kappa, float h,
 // biased: FieldPropagation tests).
 FASTMU_HD FASTMU_FORCEINLINE RayState helix_step(RayState s, float kappa, Vec3f b, float b_abs,
                                                  float h) {
-  const Vec3f n = (1.0f / b_abs) * b;
+  // |b| floored: a field of subnormal components has |b|^2 = 0 in float; its
+  // turn is then 0 and the move straight (as for the CPU lanes' field-free
+  // lanes, whose b is 0).
+  const Vec3f n = (1.0f / fmax_inline(b_abs, 1e-30f)) * b;
   const float half = 0.5f * kappa * b_abs * h;
   float sh, ch;
   sincos_fast(half, sh, ch);
