@@ -41,6 +41,8 @@ TEST(FastMath, SinCosOfAnyAngle) {
   EXPECT_LT(worst_abs, 2.5e-7);
   EXPECT_LT(worst_rel, 2e-7);
   float s, c;
+  sincos_fast(std::nanf(""), s, c);  // no undefined conversion (UBSan)
+  EXPECT_TRUE(std::isnan(s) && std::isnan(c));
   sincos_fast(-3.0e-9f, s, c);
   EXPECT_FLOAT_EQ(s, -3.0e-9f);
   EXPECT_EQ(c, 1.0f);

@@ -69,9 +69,12 @@ FASTMU_HD FASTMU_FORCEINLINE void sincos_two_pi(float u, float& s, float& c) {
 FASTMU_HD FASTMU_FORCEINLINE void sincos_fast(float a, float& s, float& c) {
   const float kf = rintf(a * 0.636619772367581343f);  // a / (pi / 2), nearest
   const float r = (a - kf * 1.5703125f) - kf * 4.83826794896619231e-4f;
-  // k mod 4 from the float count (which may exceed any integer type).
+  // k mod 4 from the float count (which may exceed any integer type), by
+  // comparisons: a NaN angle (a SIMD lane whose result is not kept) gives
+  // quadrant 0 and a NaN, never a float-to-int conversion of a NaN.
   const float k4 = kf - 4.0f * floorf(0.25f * kf);
-  sincos_quadrant(r, static_cast<std::int32_t>(k4), s, c);
+  const std::int32_t k = (k4 >= 1.0f) + (k4 >= 2.0f) + (k4 >= 3.0f);
+  sincos_quadrant(r, k, s, c);
 }
 
 // exp(x) for x in [-87, 88] (normal float results), relative error < 2e-7.
