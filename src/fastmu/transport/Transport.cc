@@ -97,7 +97,8 @@ std::vector<int> first_devices(int gpus) {
 }  // namespace
 
 // The lanes run the step compiled for the geometry's features, as the GPU
-// does: the same muons, fewer branches.
+// does: fewer branches, the same muons up to float rounding (other fused
+// multiply-adds).
 TransportResult transport_cpu_view(const TransportView& view, const MuonBatch& in, int threads,
                                    std::uint64_t first_id) {
   return with_step_features(view.features, [&](auto features) {

@@ -46,8 +46,9 @@ struct TransportViewData {
 // and field lookups are compiled for kF alone, so that a GPU step kernel
 // for boxes without a field (TransportKernels.cu) carries none of the code
 // of fields, ARB8s or terrain, and takes fewer registers. TransportView
-// (every feature) is the view everything else uses; the answers are the
-// same for any kF that covers the geometry.
+// (every feature) is the view everything else uses. The answers are the
+// same for any kF that covers the geometry, bit for bit on the GPU; on the
+// CPU the compiler may fuse other multiply-adds (float rounding).
 template <unsigned kF>
 struct TransportViewFor : TransportViewData {
   static constexpr unsigned kFeatures = kF;

@@ -61,7 +61,7 @@ FASTMU_HD FASTMU_FORCEINLINE RayState rk4_step(RayState s, float kappa, float h,
   return out;
 }
 
-// The move of length h [m] in the uniform field b [T] (|b| = b_abs > 0),
+// The move of length h [m] in the uniform field b [T] (b_abs = |b|),
 // exact: a helix about n = b / |b| that turns the direction by t = kappa |b| h,
 //   u(h) = u + (cos t - 1) u_perp + sin t (u x n),
 //   r(h) = r + h [u + (sin(t/2)/(t/2) cos(t/2) - 1) u_perp + sin(t/2)/(t/2) sin(t/2) (u x n)],
