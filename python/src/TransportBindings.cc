@@ -96,24 +96,6 @@ MuonBatch batch_from_any(const py::array& a, const MuonRowLimits& limits) {
   return batch_from_array<double>(a.cast<CArray<double>>(), limits);
 }
 
-// The region where a map can be non-zero, as TransportParams computes it
-// (a quadrant map is mirrored to |x|, |y| <= max). The view's features gain
-// the map, so that both backends run the step compiled with field maps.
-void set_field_map(TransportView& v, const FieldMapView& f, const FieldMapParams& params) {
-  v.field = f;
-  v.features |= step_features::kFieldMap;
-  const auto& lo = params.lo();
-  const auto& hi = params.hi();
-  v.field_lo = {static_cast<float>(lo[0]), static_cast<float>(lo[1]), static_cast<float>(lo[2])};
-  v.field_hi = {static_cast<float>(hi[0]), static_cast<float>(hi[1]), static_cast<float>(hi[2])};
-  if (params.symmetry() == FieldSymmetry::quadrant) {
-    v.field_lo.x = -std::fmax(std::fabs(v.field_lo.x), std::fabs(v.field_hi.x));
-    v.field_lo.y = -std::fmax(std::fabs(v.field_lo.y), std::fabs(v.field_hi.y));
-    v.field_hi.x = -v.field_lo.x;
-    v.field_hi.y = -v.field_lo.y;
-  }
-}
-
 // fastmu::transport, or the same steps with the field map replaced.
 // `rows`: at_plane compacts on the GPU (only those rows come back) or in
 // place on the CPU; with a field map every row comes back.
@@ -129,11 +111,11 @@ TransportResult run(const TransportParams& params, const MuonBatch& in, Backend 
     auto copy = [&](const auto* p, std::size_t n) { return arena.copy(p, n); };
     std::vector<MaterialTableView> table_views;
     TransportView view = params.make_view(copy, table_views);
-    set_field_map(view, field_map->make_view(copy), *field_map);
+    attach_field_map(view, field_map->make_view(copy), *field_map);
     return cuda::transport(view, in, first_id);
   }
   HostTransportView host(params);
-  set_field_map(host.view, field_map->host_view(), *field_map);
+  attach_field_map(host.view, field_map->host_view(), *field_map);
   return transport_cpu_view(host.view, in, threads, first_id);
 }
 
@@ -339,7 +321,7 @@ auto transport_device_pointers(std::uintptr_t rows, std::size_t n, int ncol,
       auto copy = [&](const auto* p, std::size_t k) { return arena.copy(p, k); };
       std::vector<MaterialTableView> table_views;
       TransportView view = params.make_view(copy, table_views);
-      set_field_map(view, field_map->make_view(copy), *field_map);
+      attach_field_map(view, field_map->make_view(copy), *field_map);
       cuda::transport_device(view, in, n, ncol, out, 0, s);
     } else {
       transport_on_device(params, in, n, ncol, out, 0, s);

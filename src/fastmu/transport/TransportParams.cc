@@ -84,20 +84,23 @@ TransportParams::TransportParams(std::shared_ptr<const GeometryParams> geometry,
     }
   }
   options_.p_max = static_cast<float>(tables_top());
-  if (const auto& spec = geometry_->field_map()) {
-    field_ = FieldMapParams::from_spec(*spec);
-    const auto& lo = field_->lo();
-    const auto& hi = field_->hi();
-    field_lo_ = {static_cast<float>(lo[0]), static_cast<float>(lo[1]), static_cast<float>(lo[2])};
-    field_hi_ = {static_cast<float>(hi[0]), static_cast<float>(hi[1]), static_cast<float>(hi[2])};
-    if (field_->symmetry() == FieldSymmetry::quadrant) {
-      // The map covers x, y >= 0 and is mirrored: its region is |x| <= hi.x, |y| <= hi.y.
-      field_lo_.x = -std::fmax(std::fabs(field_lo_.x), std::fabs(field_hi_.x));
-      field_lo_.y = -std::fmax(std::fabs(field_lo_.y), std::fabs(field_hi_.y));
-      field_hi_.x = -field_lo_.x;
-      field_hi_.y = -field_lo_.y;
-    }
+  if (const auto& spec = geometry_->field_map()) field_ = FieldMapParams::from_spec(*spec);
+}
+
+void attach_field_map(TransportView& v, const FieldMapView& f, const FieldMapParams& params) {
+  const auto& lo = params.lo();
+  const auto& hi = params.hi();
+  v.field = f;
+  v.field_lo = {static_cast<float>(lo[0]), static_cast<float>(lo[1]), static_cast<float>(lo[2])};
+  v.field_hi = {static_cast<float>(hi[0]), static_cast<float>(hi[1]), static_cast<float>(hi[2])};
+  if (params.symmetry() == FieldSymmetry::quadrant) {
+    // The map covers x, y >= 0 and is mirrored: its region is |x| <= hi.x, |y| <= hi.y.
+    v.field_lo.x = -std::fmax(std::fabs(v.field_lo.x), std::fabs(v.field_hi.x));
+    v.field_lo.y = -std::fmax(std::fabs(v.field_lo.y), std::fabs(v.field_hi.y));
+    v.field_hi.x = -v.field_lo.x;
+    v.field_hi.y = -v.field_lo.y;
   }
+  v.features |= step_features::kFieldMap;
 }
 
 double TransportParams::tables_top() const {

@@ -25,6 +25,12 @@ using TableLadders = std::map<std::string, std::vector<std::shared_ptr<const Tab
 // Materials that need no tables (no interactions).
 bool is_vacuum_material(const std::string& name);
 
+// Puts the field map `f` (a view of `params`) into the view: the map, the
+// region where it can be non-zero (a quadrant map mirrored to |x|, |y| <=
+// its top) and the kFieldMap feature, so that both backends run the step
+// compiled with field maps. A view's features hold no field map otherwise.
+void attach_field_map(TransportView& v, const FieldMapView& f, const FieldMapParams& params);
+
 class TransportParams {
  public:
   // Checks that every non-vacuum material of the geometry has a table (its
@@ -64,11 +70,9 @@ class TransportParams {
   TransportView make_view(Copy&& copy, std::vector<MaterialTableView>& table_views) const {
     TransportView v;
     v.geometry = geometry_->make_view(copy);
-    if (field_) {
-      v.field = field_->make_view(copy);
-      v.field_lo = field_lo_;
-      v.field_hi = field_hi_;
-    }
+    v.features = geometry_->shape_kinds() |
+                 (geometry_->has_volume_fields() ? step_features::kVolumeFields : 0u);
+    if (field_) attach_field_map(v, field_->make_view(copy), *field_);
     // Material ids first, then each ladder's shorter entries, chained by
     // `shorter` from the longest to the shortest, then its long steps,
     // listed in the material's first table and chained down by `shorter`.
@@ -107,16 +111,12 @@ class TransportParams {
     v.planes = v.geometry.planes;
     v.n_planes = v.geometry.num_planes;
     v.options = options_;
-    v.features = geometry_->shape_kinds() |
-                 (geometry_->has_volume_fields() ? step_features::kVolumeFields : 0u) |
-                 (field_ ? step_features::kFieldMap : 0u);
     return v;
   }
 
  private:
   std::shared_ptr<const GeometryParams> geometry_;
   std::optional<FieldMapParams> field_;
-  Vec3f field_lo_{}, field_hi_{};
   std::vector<std::shared_ptr<const TableParams>> tables_;
   std::vector<std::shared_ptr<const MaterialTableArrays>> table_arrays_;
   std::vector<std::vector<std::shared_ptr<const TableParams>>> shorter_;
