@@ -63,7 +63,8 @@ TEST(FieldPropagation, HelixIsExactInUniformField) {
       const float p = 5.0f;
       const float kappa = curvature_per_tesla(charge, p);
       const RayState end =
-          helix_step({{1, 2, 3}, {0.6f, 0.0f, 0.8f}}, kappa, b, static_cast<float>(b_abs), h);
+          helix_step({{1, 2, 3}, {0.6f, 0.0f, 0.8f}}, kappa,
+                     field_direction(b, static_cast<float>(b_abs)), static_cast<float>(b_abs), h);
       // Reference: u(s) = u_par + u_perp cos(w s) + (u x n) sin(w s), w = kappa |B|.
       const double w = static_cast<double>(kappa) * b_abs, t = w * h;
       const double along = u0[0] * n[0] + u0[1] * n[1] + u0[2] * n[2];
@@ -100,7 +101,7 @@ TEST(FieldPropagation, HelixMatchesFineRk4) {
   const int n = 400;
   const float len = 0.8f;  // 0.65 rad of turn
   for (int i = 0; i < n; ++i) rk = rk4_step(rk, kappa, len / n, field);
-  const RayState hx = helix_step(start, kappa, b, norm(b), len);
+  const RayState hx = helix_step(start, kappa, field_direction(b, norm(b)), norm(b), len);
   EXPECT_NEAR(hx.r.x, rk.r.x, 2e-6);
   EXPECT_NEAR(hx.r.y, rk.r.y, 2e-6);
   EXPECT_NEAR(hx.r.z, rk.r.z, 2e-6);
@@ -113,7 +114,8 @@ TEST(FieldPropagation, HelixMatchesFineRk4) {
 TEST(FieldPropagation, HelixInVanishingFieldIsStraight) {
   const RayState start{{1, 2, 3}, {0.6f, 0.0f, 0.8f}};
   for (const Vec3f b : {Vec3f{1e-40f, 0, 0}, Vec3f{0, 0, 0}}) {
-    const RayState end = helix_step(start, curvature_per_tesla(1.0f, 1.0f), b, norm(b), 2.0f);
+    const RayState end = helix_step(start, curvature_per_tesla(1.0f, 1.0f),
+                                    field_direction(b, norm(b)), norm(b), 2.0f);
     EXPECT_FLOAT_EQ(end.r.x, 2.2f);
     EXPECT_FLOAT_EQ(end.r.z, 4.6f);
     EXPECT_EQ(end.u.x, 0.6f);
@@ -133,7 +135,8 @@ TEST(FieldPropagation, HelixKeepsTheMomentumOverManyMoves) {
       for (int i = 0; i < 100000; ++i) {
         const float pm = norm(p);
         const RayState s{{0, 0, 0}, (1.0f / pm) * p};
-        p = pm * helix_step(s, curvature_per_tesla(1.0f, pm), b, norm(b), h).u;
+        p = pm *
+            helix_step(s, curvature_per_tesla(1.0f, pm), field_direction(b, norm(b)), norm(b), h).u;
       }
       EXPECT_NEAR(norm(p) / n0, 1.0f, 2.5e-4f) << "p " << p0 << " h " << h;
     }

@@ -140,7 +140,8 @@ FASTMU_FORCEINLINE void finish_common_steps(LaneState& s, const std::int32_t* co
       const Vec3f b{s.bx[l], s.by[l], s.bz[l]};
       const bool in_field = !is_zero(b);
       const float kappa = in_field ? curvature_per_tesla(s.charge[l], pm_bend[l]) : 0.0f;
-      const RayState curved = helix_step(start, kappa, b, sqrtf(dot(b, b)), h);
+      const float b_abs = sqrtf(dot(b, b));
+      const RayState curved = helix_step(start, kappa, field_direction(b, b_abs), b_abs, h);
       end.r.x = in_field ? curved.r.x : end.r.x;
       end.r.y = in_field ? curved.r.y : end.r.y;
       end.r.z = in_field ? curved.r.z : end.r.z;

@@ -61,8 +61,18 @@ FASTMU_HD FASTMU_FORCEINLINE RayState rk4_step(RayState s, float kappa, float h,
   return out;
 }
 
-// The move of length h [m] in the uniform field b [T] (b_abs = |b|),
-// exact: a helix about n = b / |b| that turns the direction by t = kappa |b| h,
+// The unit vector along the field b [T] (b_abs = |b|), which helix_step
+// takes: computed once per step, not at each of the step's moves. |b| is
+// floored: a field of subnormal components has |b|^2 = 0 in float; its
+// direction is then (nearly) zero and helix_step's turn 0, a straight move
+// (as for the CPU lanes' field-free lanes, whose b is 0).
+FASTMU_HD FASTMU_FORCEINLINE Vec3f field_direction(Vec3f b, float b_abs) {
+  return (1.0f / fmax_inline(b_abs, 1e-30f)) * b;
+}
+
+// The move of length h [m] in a uniform field of strength b_abs [T] along
+// the unit vector n (field_direction), exact: a helix about n that turns
+// the direction by t = kappa |b| h,
 //   u(h) = u + (cos t - 1) u_perp + sin t (u x n),
 //   r(h) = r + h [u + (sin(t/2)/(t/2) cos(t/2) - 1) u_perp + sin(t/2)/(t/2) sin(t/2) (u x n)],
 // u_perp the part of u across n. In half angles, so that small turns lose
@@ -71,12 +81,8 @@ FASTMU_HD FASTMU_FORCEINLINE RayState rk4_step(RayState s, float kappa, float h,
 // moves |u| by ~1e-7 per move at random (over 1e5 moves in a pure field |p|
 // drifts by less than with a renormalisation, whose own rounding is
 // biased: FieldPropagation tests).
-FASTMU_HD FASTMU_FORCEINLINE RayState helix_step(RayState s, float kappa, Vec3f b, float b_abs,
+FASTMU_HD FASTMU_FORCEINLINE RayState helix_step(RayState s, float kappa, Vec3f n, float b_abs,
                                                  float h) {
-  // |b| floored: a field of subnormal components has |b|^2 = 0 in float; its
-  // turn is then 0 and the move straight (as for the CPU lanes' field-free
-  // lanes, whose b is 0).
-  const Vec3f n = (1.0f / fmax_inline(b_abs, 1e-30f)) * b;
   const float half = 0.5f * kappa * b_abs * h;
   float sh, ch;
   sincos_fast(half, sh, ch);

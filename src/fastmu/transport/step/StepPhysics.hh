@@ -341,6 +341,7 @@ struct StepField {
   const Env& env;
   const Location& loc;
   Vec3f b0;      // the field at the start [T]
+  Vec3f n;       // its direction (field_direction)
   bool uniform;  // no field map: b0 all along the move
   FASTMU_HD FASTMU_FORCEINLINE Vec3f operator()(Vec3f r) const {
     return uniform ? b0 : env.field_at(loc, r);
@@ -354,7 +355,7 @@ template <class Field>
 FASTMU_HD FASTMU_FORCEINLINE RayState move_along(RayState start, bool in_field, float kappa,
                                                  float b_abs, float h, const Field& field) {
   if (!in_field) return straight_step(start, h);
-  if (field.uniform) return helix_step(start, kappa, field.b0, b_abs, h);
+  if (field.uniform) return helix_step(start, kappa, field.n, b_abs, h);
   const float turn = fabsf(kappa) * b_abs * h;
   if (!(turn > kMaxTurn)) return rk4_step(start, kappa, h, field);
   const std::int32_t n = static_cast<std::int32_t>(turn * (1.0f / kMaxTurn)) + 1;
@@ -617,7 +618,7 @@ FASTMU_HD FASTMU_FORCEINLINE void finish_step(const Env& env, MuonTrack& m, cons
   // start momentum's.
   const bool inside = s.inside && s.pm_bend * kBendAllowance >= s.pm;
   const float b_abs = in_field ? sqrtf(dot(b0, b0)) : 0.0f;
-  const StepField<Env> field_at{env, s.loc, b0, !env.has_field_map()};
+  const StepField<Env> field_at{env, s.loc, b0, field_direction(b0, b_abs), !env.has_field_map()};
   RayState end = move_along(start, in_field, kappa, b_abs, h, field_at);
 
   // A curved path can leave the volume before the chord's boundary. It stays
