@@ -5,8 +5,10 @@
 # `ncu_kernel LABEL KERNEL_REGEX SKIP CMD...`: profiles the launch of the
 # kernel under CMD after SKIP earlier ones. `fastmu bench` transports one
 # muon at its set-up, then its warm-up run in chunks that start at 16384
-# muons and double (PipelineChunks.hh): with 4e6 muons, skip 5 profiles a
-# chunk of 5e5, which fills the GPU as a run's chunks do. into $out/profile_LABEL.{txt,csv} (a report file stays in
+# muons and double (PipelineChunks.hh), taken by a dozen streams at once,
+# so that the first launches come in any order: with 4e6 muons, skip 12
+# profiles a later chunk of about 1.4e5 muons, one wave of the GPU, as a
+# run's chunks are. Into $out/profile_LABEL.txt (a report file stays in
 # $work: too large to bring back) and profile_LABEL_source.csv.
 ncu_kernel() {
   local label=$1 kernel=$2 skip=$3 ncu
@@ -31,8 +33,8 @@ profile_case() {
   nd=$(count --detailed-n 20000)
   machine_info
   warm_tables cuda fastmu
-  ncu_kernel iron transport_kernel 5 "$bin/fastmu" bench --backend cuda --case iron-block --n "$n" --repeat 1 --gpus 1
-  ncu_kernel ship transport_kernel 5 "$bin/fastmu" bench --backend cuda --case ship --n "$n" --repeat 1 --gpus 1
+  ncu_kernel iron transport_kernel 12 "$bin/fastmu" bench --backend cuda --case iron-block --n "$n" --repeat 1 --gpus 1
+  ncu_kernel ship transport_kernel 12 "$bin/fastmu" bench --backend cuda --case ship --n "$n" --repeat 1 --gpus 1
   rm -f "$work/profile_detailed.h5"
   muon_file "ship_$nd.h5" --n "$nd" --spectrum ship
   ncu_kernel detailed detailed_kernel 0 "$bin/fastmu" run --engine detailed \
