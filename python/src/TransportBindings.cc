@@ -110,12 +110,10 @@ TransportResult run(const TransportParams& params, const MuonBatch& in, Backend 
     cuda::DeviceArena arena;
     auto copy = [&](const auto* p, std::size_t n) { return arena.copy(p, n); };
     std::vector<MaterialTableView> table_views;
-    TransportView view = params.make_view(copy, table_views);
-    attach_field_map(view, field_map->make_view(copy), *field_map);
+    const TransportView view = params.make_view(copy, table_views, field_map);
     return cuda::transport(view, in, first_id);
   }
-  HostTransportView host(params);
-  attach_field_map(host.view, field_map->host_view(), *field_map);
+  const HostTransportView host(params, field_map);
   return transport_cpu_view(host.view, in, threads, first_id);
 }
 
@@ -320,8 +318,7 @@ auto transport_device_pointers(std::uintptr_t rows, std::size_t n, int ncol,
       cuda::DeviceArena arena;
       auto copy = [&](const auto* p, std::size_t k) { return arena.copy(p, k); };
       std::vector<MaterialTableView> table_views;
-      TransportView view = params.make_view(copy, table_views);
-      attach_field_map(view, field_map->make_view(copy), *field_map);
+      const TransportView view = params.make_view(copy, table_views, field_map.get());
       cuda::transport_device(view, in, n, ncol, out, 0, s);
     } else {
       transport_on_device(params, in, n, ncol, out, 0, s);

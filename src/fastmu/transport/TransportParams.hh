@@ -66,13 +66,17 @@ class TransportParams {
 
   // A view whose arrays are copy(host_pointer, count). The per-material table
   // headers are assembled in `table_views`, which must outlive a host view.
+  // `field_map`: a map to step through instead of the geometry's own (which
+  // is then not copied); null: the geometry's.
   template <class Copy>
-  TransportView make_view(Copy&& copy, std::vector<MaterialTableView>& table_views) const {
+  TransportView make_view(Copy&& copy, std::vector<MaterialTableView>& table_views,
+                          const FieldMapParams* field_map = nullptr) const {
     TransportView v;
     v.geometry = geometry_->make_view(copy);
     v.features = geometry_->shape_kinds() |
                  (geometry_->has_volume_fields() ? step_features::kVolumeFields : 0u);
-    if (field_) attach_field_map(v, field_->make_view(copy), *field_);
+    const FieldMapParams* field = field_map ? field_map : (field_ ? &*field_ : nullptr);
+    if (field) attach_field_map(v, field->make_view(copy), *field);
     // Material ids first, then each ladder's shorter entries, chained by
     // `shorter` from the longest to the shortest, then its long steps,
     // listed in the material's first table and chained down by `shorter`.
@@ -128,8 +132,11 @@ class TransportParams {
 
 // A host view with its storage.
 struct HostTransportView {
-  explicit HostTransportView(const TransportParams& params)
-      : view(params.make_view([](const auto* p, std::size_t) { return p; }, table_views)) {}
+  // `field_map`: as TransportParams::make_view's.
+  explicit HostTransportView(const TransportParams& params,
+                             const FieldMapParams* field_map = nullptr)
+      : view(params.make_view([](const auto* p, std::size_t) { return p; }, table_views,
+                              field_map)) {}
   std::vector<MaterialTableView> table_views;
   TransportView view;
 };
