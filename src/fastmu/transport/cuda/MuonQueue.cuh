@@ -1,8 +1,8 @@
 // The device queue loop that every transport kernel runs: each thread steps
 // one muon at a time with the same transport_step as the CPU
-// (StepPhysics.hh), taking the launch's next muon from a counter as soon as
-// its muon is done; the muon's state lives in registers, the views
-// (geometry, field map, tables) in global memory.
+// (StepPhysics.hh), its warp taking the launch's next 32 muons from a
+// counter once all of its muons are done; the muon's state lives in
+// registers, the views (geometry, field map, tables) in global memory.
 #pragma once
 
 #include <algorithm>
@@ -17,14 +17,11 @@
 
 namespace fastmu::cuda {
 
-// Muons handed out one at a time: a thread whose muon is done takes the
-// launch's next one, so the threads of a warp stay busy until the queue is
-// empty. With one thread per muon a warp runs as long as its slowest muon and
-// its other threads idle: in the SHiP-like shield, with step lengths that
-// vary by 50x between iron and air, 55 % of the threads' time (step counts of
-// 4 000 muons in warps of 32). Random numbers are keyed by muon id and step,
-// so the order in which threads take muons changes nothing in the results:
-// `order` (MuonOrder.cuh) hands them out grouped by charge and momentum.
+// A launch's muons, handed out in turns. Random numbers are keyed by muon
+// id and step, so the order in which threads take muons changes nothing in
+// the results: `order` (MuonOrder.cuh) hands them out grouped by charge and
+// momentum. take() gives one muon to one thread (the detailed engine's and
+// the ladder's queues); run_queue gives 32 at a time to a warp.
 struct MuonQueue {
   unsigned long long* next;  // device counter, zero at launch
   std::size_t n;
@@ -40,7 +37,7 @@ struct MuonQueue {
 
 inline constexpr int kAliveStatus = static_cast<int>(MuonStatus::alive);
 
-// Threads per block of the transport kernels.
+// Threads per block of the transport kernels (whole warps: run_queue).
 inline constexpr int kTransportBlock = 128;
 // At least five blocks of the step loop per SM (at most 102 registers per
 // thread): with the boundary search inlined the compiler would take ~120, and
@@ -48,28 +45,37 @@ inline constexpr int kTransportBlock = 128;
 // it spills are those of the rare boundary search.
 inline constexpr int kTransportBlocksPerSm = 5;
 
-// Runs the queue: takes a muon (job.load(view, i, id) returns its track,
-// make_track with the view's options and the muon's id), steps it
-// (job.step(view, track, id)) until it is no longer alive, stores it
-// (job.store(i, track)) and takes the next. The muon's id is first_id + i.
-// A job is a per-thread functor holding the kernel's columns and whatever
-// else a muon carries along (its tangents, its code). `view` is a
-// TransportViewFor of the geometry's features (TransportView: all).
+// Runs the queue a warp at a time: the warp's lanes take 32 consecutive
+// muons of the order together (job.load(view, i, id) returns each one's
+// track, make_track with the view's options and the muon's id), step them
+// (job.step(view, track, id)) until none is alive, store them
+// (job.store(i, track)) and take the next 32. The muon's id is first_id + i.
+// Taken together, a warp's muons are alike (the order) and stay so; a warp
+// that is done takes new ones at once instead of idling in a block held by
+// another warp's last muon. Threads that each took the next muon alone
+// refilled lanes with muons of other momenta than their warp's (one H100,
+// 4e6 SHiP-like muons: kernel 0.0994 s, against 0.0881 s a warp at a time;
+// BENCHMARKS.md). A job is a per-thread functor holding the kernel's
+// columns and whatever else a muon carries along (its tangents, its code).
+// `view` is a TransportViewFor of the geometry's features (TransportView:
+// all). Every lane of a warp must call it (blocks of whole warps).
 template <class Env, class Job>
 __device__ __forceinline__ void run_queue(const Env& view, const MuonQueue& queue,
                                           std::uint64_t first_id, Job& job) {
-  MuonTrack t;
-  std::size_t i = 0;
-  for (bool busy = false;;) {
-    if (!busy) {
-      if (!queue.take(i)) return;
-      t = job.load(view, i, first_id + i);
-      busy = true;
+  const unsigned lane = threadIdx.x & 31u;
+  for (;;) {
+    unsigned long long first = 0;
+    if (lane == 0) first = atomicAdd(queue.next, 32ull);
+    first = __shfl_sync(0xffffffffu, first, 0);
+    if (first >= queue.n) return;  // the same for the whole warp
+    const auto k = static_cast<std::size_t>(first) + lane;
+    if (k < queue.n) {
+      const std::size_t i = queue.order ? queue.order[k] : k;
+      MuonTrack t = job.load(view, i, first_id + i);
+      while (t.status == kAliveStatus) job.step(view, t, first_id + i);
+      job.store(i, t);
     }
-    job.step(view, t, first_id + i);
-    if (t.status == kAliveStatus) continue;
-    job.store(i, t);
-    busy = false;
+    __syncwarp();
   }
 }
 
