@@ -1,6 +1,7 @@
 // A minimal 3-vector usable on host and device.
 #pragma once
 
+#include <array>
 #include <cmath>
 
 #include "fastmu/core/Macros.hh"
@@ -38,6 +39,12 @@ FASTMU_HD inline T norm(Vec3T<T> a) {
 
 using Vec3 = Vec3T<double>;
 using Vec3f = Vec3T<float>;
+
+// A double triple (a parameter object's coordinates) as the float vector
+// the step's views hold. Host code.
+inline Vec3f to_vec3f(const std::array<double, 3>& a) {
+  return {static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])};
+}
 
 // Rotates `local`, expressed in a frame whose z axis is the unit vector `u`,
 // into the global frame (the Geant4 RotateUz construction: no trigonometry,

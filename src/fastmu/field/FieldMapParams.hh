@@ -52,8 +52,8 @@ class FieldMapParams {
     v.nx = static_cast<std::int32_t>(shape_[0]);
     v.ny = static_cast<std::int32_t>(shape_[1]);
     v.nz = static_cast<std::int32_t>(shape_[2]);
-    v.lo = {static_cast<float>(lo_[0]), static_cast<float>(lo_[1]), static_cast<float>(lo_[2])};
-    v.hi = {static_cast<float>(hi_[0]), static_cast<float>(hi_[1]), static_cast<float>(hi_[2])};
+    v.lo = to_vec3f(lo_);
+    v.hi = to_vec3f(hi_);
     v.inv_spacing = {static_cast<float>((shape_[0] - 1) / (hi_[0] - lo_[0])),
                      static_cast<float>((shape_[1] - 1) / (hi_[1] - lo_[1])),
                      static_cast<float>((shape_[2] - 1) / (hi_[2] - lo_[2]))};

@@ -86,9 +86,9 @@ void GeometryParams::build_device_data() {
   arb8s_.clear();
   for (const VolumeDesc& v : volumes_) {
     VolumeRecord r;
-    r.lo = to_f(v.lo);
-    r.hi = to_f(v.hi);
-    r.field = to_f(v.field);
+    r.lo = to_vec3f(v.lo);
+    r.hi = to_vec3f(v.hi);
+    r.field = to_vec3f(v.field);
     r.material = v.material_id;
     r.arb8 = -1;
     r.terrain = v.terrain_slab;

@@ -79,8 +79,8 @@ class GeometryParams {
   template <class Copy>
   GeometryView make_view(Copy&& copy) const {
     GeometryView v;
-    v.world_lo = to_f(world_lo_);
-    v.world_hi = to_f(world_hi_);
+    v.world_lo = to_vec3f(world_lo_);
+    v.world_hi = to_vec3f(world_hi_);
     v.world_material = 0;
     v.num_volumes = static_cast<std::int32_t>(records_.size());
     v.volumes = copy(records_.data(), records_.size());
@@ -105,9 +105,6 @@ class GeometryParams {
   }
 
  private:
-  static Vec3f to_f(const std::array<double, 3>& a) {
-    return {static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])};
-  }
   void build_device_data();  // records, ARB8 shapes and the grid from volumes_
   // Appends a terrain's height map, slabs and volumes (TerrainJson.hh).
   void add_terrain(TerrainParts&& t);

@@ -141,10 +141,8 @@ GridIndex build_grid_index(const std::array<double, 3>& world_lo,
   }
   GridIndex g;
   for (int a = 0; a < 3; ++a) cell[a] = ext[a] / static_cast<double>(n[a]);
-  g.shape.lo = {static_cast<float>(world_lo[0]), static_cast<float>(world_lo[1]),
-                static_cast<float>(world_lo[2])};
-  g.shape.cell = {static_cast<float>(cell[0]), static_cast<float>(cell[1]),
-                  static_cast<float>(cell[2])};
+  g.shape.lo = to_vec3f(world_lo);
+  g.shape.cell = to_vec3f(cell);
   g.shape.inv_cell = {static_cast<float>(1 / cell[0]), static_cast<float>(1 / cell[1]),
                       static_cast<float>(1 / cell[2])};
   g.shape.nx = static_cast<std::int32_t>(n[0]);

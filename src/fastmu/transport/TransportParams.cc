@@ -91,8 +91,8 @@ void attach_field_map(TransportView& v, const FieldMapView& f, const FieldMapPar
   const auto& lo = params.lo();
   const auto& hi = params.hi();
   v.field = f;
-  v.field_lo = {static_cast<float>(lo[0]), static_cast<float>(lo[1]), static_cast<float>(lo[2])};
-  v.field_hi = {static_cast<float>(hi[0]), static_cast<float>(hi[1]), static_cast<float>(hi[2])};
+  v.field_lo = to_vec3f(lo);
+  v.field_hi = to_vec3f(hi);
   if (params.symmetry() == FieldSymmetry::quadrant) {
     // The map covers x, y >= 0 and is mirrored: its region is |x| <= hi.x, |y| <= hi.y.
     v.field_lo.x = -std::fmax(std::fabs(v.field_lo.x), std::fabs(v.field_hi.x));

@@ -2,22 +2,14 @@
 
 namespace fastmu {
 
-namespace {
-
-Vec3f to_f(const std::array<double, 3>& a) {
-  return {static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])};
-}
-
-}  // namespace
-
 FieldParameters ship_objective_parameters(const std::vector<ShipMagnetParameters>& magnets,
                                           const std::vector<std::array<int, 2>>& pairs) {
   const ShipFieldParameters f = ship_field_parameters(magnets);
   const ShipParameterTangents t = ship_parameter_tangents(magnets, pairs);
   FieldParameters fp;
   fp.n_params = static_cast<std::int32_t>(pairs.size());
-  for (const auto& b : f.field) fp.volume_field.push_back(to_f(b));
-  for (const auto& d : t.dfield) fp.dfield.push_back(to_f(d));
+  for (const auto& b : f.field) fp.volume_field.push_back(to_vec3f(b));
+  for (const auto& d : t.dfield) fp.dfield.push_back(to_vec3f(d));
   for (const ShipArb8Derivative& d : t.dshape) {
     Arb8Tangent a;
     for (int v = 0; v < 4; ++v) {
@@ -36,8 +28,8 @@ FieldParameters ship_field_objective_parameters(const std::vector<ShipMagnetPara
   fp.n_params = static_cast<std::int32_t>(magnets.size());
   fp.volume_param = f.volume_magnet;
   for (std::size_t v = 0; v < f.field.size(); ++v) {
-    fp.volume_field.push_back(to_f(f.field[v]));
-    fp.volume_dfield.push_back(to_f(f.dfield[v]));
+    fp.volume_field.push_back(to_vec3f(f.field[v]));
+    fp.volume_dfield.push_back(to_vec3f(f.dfield[v]));
   }
   return fp;
 }
