@@ -121,16 +121,41 @@ TEST(Adjoint, CudaAgreesWithCpu) {
   EXPECT_EQ(gpu.adjoint_lost, 0u);
   EXPECT_NEAR(gpu.value, cpu.value, 1e-3 * cpu.value);
   // Float rounding differs between the backends and can flip a rare muon's
-  // later step: most per-muon rows agree, the totals closely.
-  const double off = off_fraction(gpu.muon_grad, cpu.muon_grad);
-  std::printf("CUDA adjoint: %llu backward passes; per-muon pairs off by > 1e-3: %.2e\n",
-              static_cast<unsigned long long>(gpu.adjoint_muons), off);
+  // later step (a boundary met on the other side of a push, a neighbouring
+  // momentum bin drawn): from there its history, and so its whole gradient
+  // row, differs, and one such muon can outweigh a column's total. Those
+  // muons must be rare; over the others (same status, steps and value) most
+  // rows agree, and the totals closely.
+  const std::size_t np = pairs.size();
+  std::vector<double> gpu_same(np, 0.0), cpu_same(np, 0.0), gpu_rows, cpu_rows;
+  std::size_t flipped = 0;
+  for (std::size_t i = 0; i < muons.size(); ++i) {
+    const double dv = std::fabs(gpu.muon_value[i] - cpu.muon_value[i]);
+    if (gpu.status[i] != cpu.status[i] || gpu.muon_steps[i] != cpu.muon_steps[i] ||
+        dv > 1e-4 * std::max(std::fabs(gpu.muon_value[i]), std::fabs(cpu.muon_value[i])) + 1e-9) {
+      ++flipped;
+      continue;
+    }
+    for (std::size_t k = 0; k < np; ++k) {
+      gpu_same[k] += gpu.muon_grad[i * np + k];
+      cpu_same[k] += cpu.muon_grad[i * np + k];
+      gpu_rows.push_back(gpu.muon_grad[i * np + k]);
+      cpu_rows.push_back(cpu.muon_grad[i * np + k]);
+    }
+  }
+  const double off = off_fraction(gpu_rows, cpu_rows);
+  std::printf(
+      "CUDA adjoint: %llu backward passes; %zu of %zu muons with another history; "
+      "per-muon pairs of the others off by > 1e-3: %.2e\n",
+      static_cast<unsigned long long>(gpu.adjoint_muons), flipped, muons.size(), off);
+  EXPECT_LE(flipped, muons.size() / 100);
   EXPECT_LT(off, 0.01);
   double scale = 0;
-  for (double g : cpu.gradient) scale = std::max(scale, std::fabs(g));
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    EXPECT_NEAR(gpu.gradient[k], cpu.gradient[k], 0.05 * std::fabs(cpu.gradient[k]) + 0.01 * scale)
-        << "magnet " << pairs[k][0] << " column " << pairs[k][1];
+  for (double g : cpu_same) scale = std::max(scale, std::fabs(g));
+  for (std::size_t k = 0; k < np; ++k) {
+    EXPECT_NEAR(gpu_same[k], cpu_same[k], 0.05 * std::fabs(cpu_same[k]) + 0.01 * scale)
+        << "magnet " << pairs[k][0] << " column " << pairs[k][1] << "; all muons: GPU "
+        << gpu.gradient[k] << ", CPU " << cpu.gradient[k];
   }
   // Records of 256 kB: the selected muons in many chunks, the same rows.
   const WindowObjectiveResult chunked =
