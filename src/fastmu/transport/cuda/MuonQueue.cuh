@@ -55,10 +55,13 @@ inline constexpr int kTransportBlocksPerSm = 5;
 // another warp's last muon. Threads that each took the next muon alone
 // refilled lanes with muons of other momenta than their warp's (one H100,
 // 4e6 SHiP-like muons: kernel 0.0994 s, against 0.0881 s a warp at a time;
-// BENCHMARKS.md). A job is a per-thread functor holding the kernel's
-// columns and whatever else a muon carries along (its tangents, its code).
-// `view` is a TransportViewFor of the geometry's features (TransportView:
-// all). Every lane of a warp must call it (blocks of whole warps).
+// BENCHMARKS.md). Warps that refilled their idle lanes between steps (a
+// ballot after every step) were slower still, even when refilling only
+// once all 32 were idle (0.096 s): that loop keeps more of the track live.
+// A job is a per-thread functor holding the kernel's columns and whatever
+// else a muon carries along (its tangents, its code). `view` is a
+// TransportViewFor of the geometry's features (TransportView: all). Every
+// lane of a warp must call it (blocks of whole warps).
 template <class Env, class Job>
 __device__ __forceinline__ void run_queue(const Env& view, const MuonQueue& queue,
                                           std::uint64_t first_id, Job& job) {
