@@ -45,8 +45,9 @@ struct TransportViewData {
 // The view of a geometry that holds at most the features kF: its navigation
 // and field lookups are compiled for kF alone, so that a GPU step kernel
 // for boxes without a field (TransportKernels.cu) carries none of the code
-// of fields, ARB8s or terrain, and takes fewer registers. TransportView
-// (every feature) is the view everything else uses. The answers are the
+// of fields, ARB8s or terrain, and takes fewer registers. The step kernels,
+// the CPU lanes and the objective's passes take it; TransportView (every
+// feature) is the view everything else holds and hands on. The answers are the
 // same for any kF that covers the geometry, bit for bit on the GPU; on the
 // CPU the compiler may fuse other multiply-adds (float rounding).
 template <unsigned kF>
@@ -168,8 +169,8 @@ struct TransportViewFor : TransportViewData {
   }
 };
 
-// Every feature: the view of any geometry (the gradient pass, the general
-// step).
+// Every feature: the view of any geometry (the general step, the view that
+// params and sessions hold).
 using TransportView = TransportViewFor<step_features::kAll>;
 
 // The feature sets a step is compiled for, on both backends; a run takes
@@ -190,6 +191,17 @@ decltype(auto) with_step_features(unsigned features, Fn&& fn) {
   if (TransportViewFor<step_features::kStraight>::covers(features)) {
     return fn(std::integral_constant<unsigned, step_features::kStraight>{});
   }
+  if (TransportViewFor<step_features::kMagnet>::covers(features)) {
+    return fn(std::integral_constant<unsigned, step_features::kMagnet>{});
+  }
+  return fn(std::integral_constant<unsigned, step_features::kAll>{});
+}
+
+// As with_step_features, for a pass whose fields come from elsewhere than
+// the geometry's own (the objective's design, whose fields may be zero where
+// their derivatives are not): the smallest set with volume fields.
+template <class Fn>
+decltype(auto) with_field_step_features(unsigned features, Fn&& fn) {
   if (TransportViewFor<step_features::kMagnet>::covers(features)) {
     return fn(std::integral_constant<unsigned, step_features::kMagnet>{});
   }

@@ -10,9 +10,9 @@ namespace {
 // A queue job of the objective: the muon, with its tangents when kGradient,
 // then its contribution written at its index. The tangents are the kernel's
 // local (`tan`): held apart, the job stays small enough to live in registers.
-template <bool kGradient>
+template <class View, bool kGradient>
 struct ObjectiveJob {
-  const TransportView& view;
+  const View& view;
   const FieldParameterView& fp;
   ObjectiveMuons m;
   std::int32_t plane;
@@ -20,14 +20,13 @@ struct ObjectiveJob {
   FieldTangents& tan;
   std::int32_t np = kGradient ? fp.n_params : 0;
 
-  __device__ __forceinline__ MuonTrack load(const TransportView& v, std::size_t i,
-                                            std::uint64_t id) {
+  __device__ __forceinline__ MuonTrack load(const View& v, std::size_t i, std::uint64_t id) {
     const MuonTrack t = make_track(Vec3f{m.x[i], m.y[i], m.z[i]}, Vec3f{m.px[i], m.py[i], m.pz[i]},
                                    m.pdg[i], v.options, id);
     if (kGradient) tan.reset(fp);
     return t;
   }
-  __device__ __forceinline__ void step(const TransportView& v, MuonTrack& t, std::uint64_t id) {
+  __device__ __forceinline__ void step(const View& v, MuonTrack& t, std::uint64_t id) {
     if (kGradient) {
       transport_step(v, t, id, tan);
     } else {
@@ -47,17 +46,21 @@ struct ObjectiveJob {
   }
 };
 
-// The value-only pass is compiled apart, without tangents, with the forward
-// kernel's bound. With tangents: four blocks per SM (at most 128 registers;
-// three or two blocks, measured on one H200, were 3-12 % slower).
-template <int kMinBlocks, bool kGradient>
+// The kernels are compiled for the feature sets with volume fields
+// (with_field_step_features), as the forward kernels are for theirs. The
+// value-only pass is compiled apart, without tangents, with the forward
+// kernel's bound (kBlocksPerSm). With tangents: four blocks per SM (at most
+// 128 registers; three or two blocks, measured on one H200, were 3-12 %
+// slower).
+template <unsigned kF, int kMinBlocks, bool kGradient>
 __global__ void __launch_bounds__(kTransportBlock, kMinBlocks)
-    objective_kernel(const __grid_constant__ TransportView view,
+    objective_kernel(const __grid_constant__ TransportViewFor<kF> view,
                      const __grid_constant__ FieldParameterView fp, ObjectiveMuons m,
                      MuonQueue queue, std::uint64_t first_id, std::int32_t plane, double smoothing,
                      double max_tangent) {
   FieldTangents tan;  // reset at each muon's load
-  ObjectiveJob<kGradient> job{view, fp, m, plane, smoothing, max_tangent, tan};
+  using Job = ObjectiveJob<TransportViewFor<kF>, kGradient>;
+  Job job{view, fp, m, plane, smoothing, max_tangent, tan};
   run_queue(view, queue, first_id, job);
 }
 constexpr int kGradientBlocksPerSm = 4;
@@ -92,8 +95,9 @@ __global__ void select_adjoint_kernel(ObjectiveMuons m, std::size_t n, double sm
 
 // One selected muon per turn (a counter hands them out, as MuonQueue): its
 // replay with the record, then its backward pass.
+template <unsigned kF>
 __global__ void __launch_bounds__(kTransportBlock)
-    adjoint_kernel(const __grid_constant__ TransportView view,
+    adjoint_kernel(const __grid_constant__ TransportViewFor<kF> view,
                    const __grid_constant__ FieldParameterView fp, ObjectiveMuons m,
                    const std::uint32_t* list, const std::uint64_t* offsets, std::size_t k0,
                    std::size_t k1, MuonTrack* rec, unsigned long long* next,
@@ -134,8 +138,8 @@ __global__ void unpack_rows_kernel(const float* rows, std::size_t n, int ncol, f
   weight[i] = ncol > 7 ? static_cast<double>(row[7]) : 1.0;
 }
 
-template <class Kernel>
-void launch_pass(Kernel kernel, const TransportView& view, const FieldParameterView& fp,
+template <class Kernel, class View>
+void launch_pass(Kernel kernel, const View& view, const FieldParameterView& fp,
                  const ObjectiveMuons& m, const MuonQueue& queue, const ObjectivePass& pass,
                  cudaStream_t stream) {
   kernel<<<queue_grid(kernel, kTransportBlock, queue.n), kTransportBlock, 0, stream>>>(
@@ -147,11 +151,15 @@ void launch_pass(Kernel kernel, const TransportView& view, const FieldParameterV
 void launch_objective(const TransportView& view, const FieldParameterView& fp,
                       const ObjectiveMuons& m, const MuonQueue& queue, const ObjectivePass& pass,
                       cudaStream_t stream) {
-  if (pass.gradient) {
-    launch_pass(objective_kernel<kGradientBlocksPerSm, true>, view, fp, m, queue, pass, stream);
-  } else {
-    launch_pass(objective_kernel<kTransportBlocksPerSm, false>, view, fp, m, queue, pass, stream);
-  }
+  with_field_step_features(view.features, [&](auto features) {
+    constexpr unsigned kF = decltype(features)::value;
+    const TransportViewFor<kF> v(view);
+    if (pass.gradient) {
+      launch_pass(objective_kernel<kF, kGradientBlocksPerSm, true>, v, fp, m, queue, pass, stream);
+    } else {
+      launch_pass(objective_kernel<kF, kBlocksPerSm<kF>, false>, v, fp, m, queue, pass, stream);
+    }
+  });
   FASTMU_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -177,8 +185,12 @@ void launch_adjoint(const TransportView& view, const FieldParameterView& fp,
                     unsigned long long* next, unsigned long long* lost, const ObjectivePass& pass,
                     cudaStream_t stream) {
   if (k1 <= k0) return;
-  adjoint_kernel<<<queue_grid(adjoint_kernel, kTransportBlock, k1 - k0), kTransportBlock, 0, stream>>>(
-      view, fp, m, list, offsets, k0, k1, rec, next, lost, pass);
+  with_field_step_features(view.features, [&](auto features) {
+    constexpr unsigned kF = decltype(features)::value;
+    const unsigned grid = queue_grid(adjoint_kernel<kF>, kTransportBlock, k1 - k0);
+    adjoint_kernel<kF><<<grid, kTransportBlock, 0, stream>>>(
+        TransportViewFor<kF>(view), fp, m, list, offsets, k0, k1, rec, next, lost, pass);
+  });
   FASTMU_CUDA_CHECK(cudaGetLastError());
 }
 

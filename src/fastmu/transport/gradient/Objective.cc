@@ -187,7 +187,11 @@ WindowObjectiveResult window_objective(const TransportParams& params, const Muon
     const std::vector<VolumeRecord> records = records_with_fields(host.view.geometry, fp);
     if (!records.empty()) host.view.geometry.volumes = records.data();
     const ParameterTables t = parameter_tables(fp, params.geometry().volumes().size());
-    r = window_objective_cpu(host.view, parameter_view(fp, t, host.view.geometry), in, options);
+    const FieldParameterView fpv = parameter_view(fp, t, host.view.geometry);
+    r = with_field_step_features(host.view.features, [&](auto features) {
+      constexpr unsigned kF = decltype(features)::value;
+      return window_objective_cpu(TransportViewFor<kF>(host.view), fpv, in, options);
+    });
   }
   r.seconds = seconds_since(t0);
   return r;
