@@ -46,15 +46,15 @@ inline constexpr int kTransportBlock = 128;
 inline constexpr int kTransportBlocksPerSm = 5;
 
 // Blocks per SM the step kernels of feature set kF must allow (at most
-// 65536 / (128 x blocks) registers a thread), measured with 4e6 muons, builds alternating.
-// The straight step takes 72 registers uncapped (7 blocks), 63 at 8 (one
-// H200: iron block 0.0138 -> 0.0136 s; 64 under the warp queue). The
-// magnet step with the exact helix (one H100, BENCHMARKS.md): 64 registers
-// at 8 blocks (128 bytes of spill stores), 56 at 9 (182; 144 under the
-// warp queue), 48 at 10 (314): SHiP-like 0.1040, 0.1040 / 0.1018, 0.1014 /
-// 0.1035, 0.1038 s. (With RK4 moves, one H200, 10 blocks had been best: 48
-// registers, 144 bytes of spills.) The general step keeps
-// kTransportBlocksPerSm.
+// 65536 / (128 x blocks) registers a thread), measured with 4e6 muons,
+// builds alternating. The straight step takes 72 registers uncapped (7
+// blocks), 63 at 8 (one H200: iron block 0.0138 -> 0.0136 s; 64 under the
+// warp queue). The magnet step with the exact helix (one H100,
+// BENCHMARKS.md): 64 registers at 8 blocks (128 bytes of spill stores), 56
+// at 9 (182; 144 under the warp queue), 48 at 10 (314): SHiP-like 0.1040,
+// 0.1040 / 0.1018, 0.1014 / 0.1035, 0.1038 s. (With RK4 moves, one H200, 10
+// blocks had been best: 48 registers, 144 bytes of spills.) The general
+// step keeps kTransportBlocksPerSm.
 template <unsigned kF>
 constexpr int kBlocksPerSm = kF == step_features::kStraight ? 8
                              : kF == step_features::kMagnet ? 9
