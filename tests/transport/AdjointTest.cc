@@ -120,7 +120,8 @@ TEST(Adjoint, TakesEveryColumnOfTheShieldInOnePass) {
 // differ, and the totals agree within fixed bounds plus half the column's
 // own statistical error (the root of its rows' summed squares), the noise
 // any estimate from these muons has. The CPU pass built with fused
-// multiply-adds differs from the plain one by as much (docs/python-and-gradients.md).
+// multiply-adds differs from the plain one by as much
+// (docs/python-and-gradients.md, "CPU and GPU").
 void expect_backends_agree(const WindowObjectiveResult& cpu, const WindowObjectiveResult& gpu,
                            const std::vector<std::array<int, 2>>& pairs) {
   const std::size_t np = pairs.size();
